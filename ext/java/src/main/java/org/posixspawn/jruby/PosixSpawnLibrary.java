@@ -1,0 +1,16 @@
+package org.posixspawn.jruby;
+
+import org.jruby.Ruby;
+import org.jruby.RubyModule;
+import org.jruby.runtime.load.BasicLibraryService;
+
+/** Loaded by lib/posix/spawn.rb with JRuby::Util.load_ext: defines POSIX::Spawn::Native. */
+public final class PosixSpawnLibrary implements BasicLibraryService {
+    @Override
+    public boolean basicLoad(Ruby runtime) {
+        RubyModule spawn = runtime.getOrCreateModule("POSIX").defineModuleUnder("Spawn");
+        RubyModule nativeModule = spawn.defineModuleUnder("Native");
+        nativeModule.defineAnnotatedMethods(NativeMethods.class);
+        return true;
+    }
+}

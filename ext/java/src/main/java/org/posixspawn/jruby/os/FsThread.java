@@ -1,0 +1,85 @@
+package org.posixspawn.jruby.os;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * A thread with a working directory and umask of its own (Linux: {@code unshare(CLONE_FS)}), so that a
+ * child spawned from it can start with a given umask, or in a given directory where libc has no
+ * addchdir_np, while every other thread of the JVM keeps the process's. posix_spawn's child copies its
+ * creating thread's cwd and umask; setting them here changes nothing anyone else can see.
+ */
+final class FsThread {
+    private static final int CLONE_FS = 0x200;
+
+    private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "posix-spawn-fs");
+        t.setDaemon(true);
+        return t;
+    });
+    private final int unshareErrno;
+
+    private FsThread() {
+        int err;
+        try {
+            err = executor.submit(() -> Native.libc.unshare(CLONE_FS) == 0 ? 0 : Native.errno()).get();
+        } catch (InterruptedException | ExecutionException e) {
+            err = -1;
+        }
+        unshareErrno = err;
+    }
+
+    private static final class Holder {
+        static final FsThread INSTANCE = Native.LINUX ? new FsThread() : null;
+    }
+
+    /** The thread, or null where it cannot exist (not Linux, or unshare refused). */
+    static FsThread get() {
+        FsThread t = Holder.INSTANCE;
+        return t != null && t.unshareErrno == 0 ? t : null;
+    }
+
+    /** The process's umask, read without changing it: from the main thread's /proc status. */
+    static int processUmask() {
+        try {
+            for (String line : Files.readAllLines(Paths.get("/proc/self/status"), StandardCharsets.US_ASCII)) {
+                if (line.startsWith("Umask:")) return Integer.parseInt(line.substring(6).trim(), 8);
+            }
+        } catch (java.io.IOException | NumberFormatException e) {
+            // fall through
+        }
+        throw new IllegalStateException("cannot read the process umask from /proc/self/status");
+    }
+
+    /**
+     * Runs {@code task} on this thread. Waits through interrupts (the child must be known before anyone
+     * leaves, or it would become a zombie) and restores the interrupt flag afterwards.
+     */
+    <T> T call(Callable<T> task) throws SpawnFailure {
+        Future<T> future = executor.submit(task);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return future.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof SpawnFailure) throw (SpawnFailure) cause;
+                    if (cause instanceof RuntimeException) throw (RuntimeException) cause;
+                    if (cause instanceof Error) throw (Error) cause;
+                    throw new IllegalStateException(cause);
+                }
+            }
+        } finally {
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+    }
+}

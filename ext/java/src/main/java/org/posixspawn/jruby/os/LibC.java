@@ -1,0 +1,51 @@
+package org.posixspawn.jruby.os;
+
+import jnr.ffi.Pointer;
+import jnr.ffi.annotations.SaveError;
+import jnr.ffi.types.pid_t;
+import jnr.ffi.types.size_t;
+import jnr.ffi.types.ssize_t;
+
+/**
+ * The C library calls the spawner and the capture loop make, bound with jnr-ffi (inside JRuby).
+ * posix_spawn and friends return their error code instead of setting errno; the rest report
+ * through errno, which {@link SaveError} keeps for {@code LastError}.
+ */
+public interface LibC {
+    Pointer malloc(@size_t long size);
+    void free(Pointer p);
+
+    int posix_spawn(Pointer pid, Pointer path, Pointer fileActions, Pointer attr, Pointer argv, Pointer envp);
+    int posix_spawn_file_actions_init(Pointer actions);
+    int posix_spawn_file_actions_destroy(Pointer actions);
+    int posix_spawn_file_actions_adddup2(Pointer actions, int fd, int newfd);
+    int posix_spawn_file_actions_addclose(Pointer actions, int fd);
+    /** glibc 2.29+, musl 1.1.24+, macOS 10.15+: looked up before use. */
+    int posix_spawn_file_actions_addchdir_np(Pointer actions, Pointer path);
+    /** glibc 2.34+: looked up before use. */
+    int posix_spawn_file_actions_addclosefrom_np(Pointer actions, int from);
+    int posix_spawnattr_init(Pointer attr);
+    int posix_spawnattr_destroy(Pointer attr);
+    int posix_spawnattr_setflags(Pointer attr, short flags);
+    int posix_spawnattr_setpgroup(Pointer attr, @pid_t long pgroup);
+    int posix_spawnattr_setsigmask(Pointer attr, Pointer sigset);
+    int posix_spawnattr_setsigdefault(Pointer attr, Pointer sigset);
+    int sigemptyset(Pointer sigset);
+    int sigfillset(Pointer sigset);
+
+    @SaveError int open(Pointer path, int flags, int mode);
+    @SaveError int close(int fd);
+    @SaveError int pipe2(Pointer fds, int flags);
+    @SaveError int fcntl(int fd, int cmd, int arg);
+    @SaveError @ssize_t long read(int fd, Pointer buf, @size_t long count);
+    @SaveError @ssize_t long write(int fd, Pointer buf, @size_t long count);
+    @SaveError int poll(Pointer fds, long nfds, int timeoutMillis);
+    @SaveError int chdir(Pointer path);
+    @SaveError int access(Pointer path, int mode);
+    int umask(int mask);
+    @SaveError int unshare(int flags);
+    @SaveError @pid_t long waitpid(@pid_t long pid, Pointer status, int options);
+    @SaveError int kill(@pid_t long pid, int signal);
+    @SaveError int prlimit(@pid_t long pid, int resource, Pointer newLimit, Pointer oldLimit);
+    @SaveError long syscall(long number, long a1, long a2);
+}

@@ -1,0 +1,49 @@
+package org.posixspawn.jruby.os;
+
+import jnr.constants.platform.Errno;
+import jnr.constants.platform.OpenFlags;
+import jnr.ffi.LastError;
+import jnr.ffi.LibraryLoader;
+import jnr.ffi.Platform;
+import jnr.ffi.Pointer;
+import jnr.ffi.Runtime;
+
+/** The bound C library, its platform constants, and which optional calls this libc has. */
+public final class Native {
+    public static final LibC libc = LibraryLoader.create(LibC.class).load(Platform.getNativePlatform().getStandardCLibraryName());
+    public static final Runtime runtime = Runtime.getRuntime(libc);
+    public static final boolean LINUX = Platform.getNativePlatform().getOS() == Platform.OS.LINUX;
+
+    public static final int O_RDONLY = OpenFlags.O_RDONLY.intValue();
+    public static final int O_WRONLY = OpenFlags.O_WRONLY.intValue();
+    public static final int O_NONBLOCK = OpenFlags.O_NONBLOCK.intValue();
+    public static final int O_DIRECTORY = OpenFlags.O_DIRECTORY.intValue();
+    public static final int O_CLOEXEC = LINUX ? 0x80000 : 0x1000000; // Linux, macOS
+    public static final int F_GETFL = 3, F_SETFL = 4;
+    public static final int ENOENT = Errno.ENOENT.intValue();
+    public static final int ENOEXEC = Errno.ENOEXEC.intValue();
+    public static final int EINTR = Errno.EINTR.intValue();
+    public static final int EAGAIN = Errno.EAGAIN.intValue();
+    public static final int ECHILD = Errno.ECHILD.intValue();
+    public static final int SIGKILL = 9, SIGTERM = 15;
+
+    /** posix_spawnattr flags with the same values on glibc, musl and macOS. */
+    static final short POSIX_SPAWN_SETPGROUP = 0x02, POSIX_SPAWN_SETSIGDEF = 0x04, POSIX_SPAWN_SETSIGMASK = 0x08;
+
+    private Native() {}
+
+    public static int errno() {
+        return LastError.getLastError(runtime);
+    }
+
+    /** Whether this process's C library exports {@code symbol}. */
+    static boolean hasSymbol(String symbol) {
+        return com.kenai.jffi.Library.getDefault().getSymbolAddress(symbol) != 0L;
+    }
+
+    public static Pointer allocate(long size) {
+        Pointer p = libc.malloc(size);
+        if (p == null || p.address() == 0) throw new OutOfMemoryError("malloc(" + size + ") failed");
+        return p;
+    }
+}

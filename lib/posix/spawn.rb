@@ -1,0 +1,150 @@
+unless RUBY_ENGINE == 'jruby'
+  raise LoadError, "posix-spawn-jruby runs only on JRuby, not #{RUBY_ENGINE} #{RUBY_VERSION}; " \
+                   "on MRI use the posix-spawn gem (gem install posix-spawn)"
+end
+
+require 'posix/spawn/version'
+require 'posix_spawn_jruby.jar'
+JRuby::Util.load_ext('org.posixspawn.jruby.PosixSpawnLibrary')
+
+module POSIX
+  # Fast, thread-safe process spawning for JRuby: Process.spawn's whole interface, executed with
+  # posix_spawn(3). The JVM cannot fork; this never needs to, and never changes anything process-wide
+  # (cwd, umask, environment, signal mask) to start a child.
+  #
+  # Use the module functions, or mix the module in to replace Kernel's:
+  #
+  #   require 'posix/spawn'
+  #
+  #   pid = POSIX::Spawn.spawn('echo', 'hello world')
+  #   Process.wait(pid)
+  #
+  #   POSIX::Spawn.spawn({ 'LANG' => 'C' }, 'make', chdir: 'build', umask: 0o022, out: 'build.log', err: [:child, :out])
+  #
+  #   POSIX::Spawn.system('git', 'fetch')                  # => true, false or nil, $? set
+  #   POSIX::Spawn.`('git rev-parse HEAD')                 # => "1c2d...\n", $? set
+  #   pid, stdin, stdout, stderr = POSIX::Spawn.popen4('grep', 'x')
+  #
+  #   class YourGitWrapper
+  #     include POSIX::Spawn                              # spawn, system, ` and popen4 use posix_spawn
+  #   end
+  #
+  # For running a command to completion and capturing its output, see POSIX::Spawn::Child.
+  #
+  # Differences from MRI's Process.spawn, on purpose:
+  # - By default the child gets only fds 0, 1, 2 and the ones redirected: the JVM holds many
+  #   descriptors that are not close-on-exec (jars, sockets, selectors), and MRI's are. Pass
+  #   `close_others: false` to let inheritable descriptors through, or redirect one explicitly (`5 => 5`).
+  # - :uid and :gid raise NotImplementedError: posix_spawn cannot change credentials.
+  module Spawn
+    extend self
+
+    # Spawn a child process with posix_spawn(3); the arguments are exactly Process.spawn's.
+    #
+    #   spawn([env,] command... [,options])
+    #
+    # env     - Hash of environment changes: a String value sets, nil unsets.
+    # command - One String (run by /bin/sh -c only when it holds shell meta characters, otherwise
+    #           split on spaces and run directly), or the program and its arguments as separate
+    #           Strings (never a shell); the program may be [path, argv0].
+    # options - Process.spawn's options: redirections (`:in`, `:out`, `:err`, Integer or IO keys, or
+    #           arrays of them, to an IO, Integer, :in/:out/:err, :close, path, [path, mode, perm] or
+    #           [:child, fd]), :chdir, :umask, :pgroup, :unsetenv_others, :close_others, :rlimit_*.
+    #
+    # Returns the new child's pid: use Process.wait, wait2, waitpid, detach, kill as usual.
+    # Raises ArgumentError or TypeError for bad arguments, Errno::* naming the program (or the :chdir
+    # directory, or the redirect path) when the child cannot start.
+    def spawn(*args)
+      Native.spawn(*args)
+    end
+
+    # Same as #spawn: the name the MRI posix-spawn gem uses for its posix_spawn backend.
+    def pspawn(*args)
+      Native.spawn(*args)
+    end
+
+    # The MRI posix-spawn gem's fork+exec backend, which the JVM cannot provide.
+    #
+    # Raises NotImplementedError always.
+    def fspawn(*_args)
+      raise NotImplementedError, 'fspawn needs fork(2), which the JVM cannot do safely; use spawn (posix_spawn) instead'
+    end
+
+    # Kernel#system with posix_spawn: run the command and wait for it.
+    #
+    # Returns true when it exits zero, false when it exits non-zero or is killed, nil when it could
+    # not be started; $? holds the Process::Status. With `exception: true` raises instead of
+    # returning false or nil, as Kernel#system does.
+    def system(*args)
+      pid, exception = Native.system_spawn(*args)
+      return nil unless pid
+
+      Process.wait(pid)
+      return true if $?.success?
+      raise RuntimeError, "Command failed with #{failure_description($?)}: #{command_line(args)}" if exception
+
+      false
+    end
+
+    # Kernel#` with posix_spawn: run the command (a shell command line, as Kernel#` does) and
+    # return its standard output. $? holds the Process::Status.
+    def `(cmd)
+      reader, writer = IO.pipe
+      begin
+        pid = spawn(cmd, out: writer)
+        writer.close
+        output = reader.read
+      ensure
+        writer.close unless writer.closed?
+        reader.close
+      end
+      Process.wait(pid)
+      output
+    end
+
+    # Spawn a child with pipes on its stdin, stdout and stderr.
+    #
+    #   popen4([env,] command... [,options])
+    #
+    # Returns [pid, stdin, stdout, stderr]: the three are the parent's ends, real IO objects.
+    # With a block, yields them, closes the pipes and waits for the child afterwards, returning $?.
+    def popen4(*args)
+      args = args.dup
+      options = args.last.respond_to?(:to_hash) && args.size > 1 ? args.pop.to_hash.dup : {}
+      child_in, stdin = IO.pipe
+      stdout, child_out = IO.pipe
+      stderr, child_err = IO.pipe
+      parent_ends = [stdin, stdout, stderr]
+      begin
+        pid = spawn(*args, options.merge(in: child_in, out: child_out, err: child_err))
+      rescue Exception
+        parent_ends.each(&:close)
+        raise
+      ensure
+        [child_in, child_out, child_err].each(&:close)
+      end
+      stdin.sync = true
+      return [pid, *parent_ends] unless block_given?
+
+      begin
+        yield pid, *parent_ends
+      ensure
+        parent_ends.each { |io| io.close unless io.closed? }
+        Process.waitpid(pid)
+      end
+      $?
+    end
+
+    private
+
+    def failure_description(status)
+      status.exited? ? "exit #{status.exitstatus}" : "signal #{status.termsig}"
+    end
+
+    def command_line(args)
+      words = args.reject { |a| a.respond_to?(:to_hash) }
+      words = [words.first.first, *words.drop(1)] if words.first.is_a?(Array)
+      words.join(' ')
+    end
+  end
+end

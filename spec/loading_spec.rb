@@ -1,0 +1,19 @@
+require 'spec_helper'
+
+RSpec.describe 'loading the gem' do
+  it 'defines POSIX::Spawn::VERSION' do
+    expect(POSIX::Spawn::VERSION).to match(/\A\d+\.\d+\.\d+/)
+  end
+
+  it "loads the same module through 'posix-spawn'" do
+    expect(require('posix-spawn')).to be(true).or be(false)
+    expect(POSIX::Spawn.method(:spawn).owner).to eq(POSIX::Spawn)
+  end
+
+  mri = %w[/usr/bin/ruby /usr/local/bin/ruby].find { |r| File.executable?(r) }
+  it 'refuses to load under MRI, naming the gem to use there', skip: (mri ? false : 'no MRI ruby on this machine') do
+    lib = File.expand_path('../lib', __dir__)
+    out = IO.popen([mri, '-I', lib, '-e', "begin; require 'posix/spawn'; rescue LoadError => e; print e.message; end"], &:read)
+    expect(out).to include('runs only on JRuby').and include('gem install posix-spawn')
+  end
+end
