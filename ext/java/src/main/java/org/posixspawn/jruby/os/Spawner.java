@@ -159,6 +159,10 @@ public final class Spawner {
         Pointer none = mem.reserve(SIGSET_SIZE), all = mem.reserve(SIGSET_SIZE);
         Native.libc.sigemptyset(none);
         Native.libc.sigfillset(all);
+        // glibc's sigfillset leaves out its internal signals 32 and 33, and its posix_spawn then sets them
+        // to SIG_IGN in the child, where they stay ignored after exec. Setting their bits directly makes
+        // the child start with every signal at its default, as after MRI's fork+exec.
+        if (Native.LINUX) all.putLong(0, -1L);
         check(Native.libc.posix_spawnattr_setsigmask(attr, none), plan);
         check(Native.libc.posix_spawnattr_setsigdefault(attr, all), plan);
         if (plan.pgroup >= 0) {

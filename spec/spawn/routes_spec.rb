@@ -1,0 +1,55 @@
+require 'spec_helper'
+require 'fileutils'
+require_relative 'behaviour'
+require_relative 'redirection_behaviour'
+require_relative 'attributes_behaviour'
+
+# One behaviour suite, run down every route the spawner can take: with the libc calls this machine has,
+# and with the fallbacks a libc without posix_spawn_file_actions_addchdir_np (glibc < 2.29) or
+# posix_spawn_file_actions_addclosefrom_np (glibc < 2.34, musl, macOS) uses.
+RSpec.describe 'POSIX::Spawn.spawn' do
+  OPTIONAL_CALLS = %w[posix_spawn_file_actions_addchdir_np posix_spawn_file_actions_addclosefrom_np].freeze
+
+  def pretend_missing(names)
+    names.each { |n| POSIX::Spawn::Native.pretend_missing(n, true) }
+    yield
+  ensure
+    OPTIONAL_CALLS.each { |n| POSIX::Spawn::Native.pretend_missing(n, false) }
+  end
+
+  context 'with the libc calls this machine has' do
+    include_examples 'spawn behaviour'
+    include_examples 'redirection behaviour'
+    include_examples 'attribute behaviour'
+  end
+
+  context 'without addchdir_np and addclosefrom_np (fallbacks)' do
+    around { |example| pretend_missing(OPTIONAL_CALLS) { example.run } }
+
+    include_examples 'spawn behaviour'
+    include_examples 'redirection behaviour'
+    include_examples 'attribute behaviour'
+  end
+
+  describe 'which route runs' do
+    def route_of(**options)
+      Process.wait(POSIX::Spawn.spawn('true', **options))
+      POSIX::Spawn::Native.last_route
+    end
+
+    it 'spawns from the calling thread when every step is a file action or attribute' do
+      expect(route_of).to eq(:posix_spawn)
+      expect(route_of(chdir: '/tmp', close_others: true, pgroup: true)).to eq(:posix_spawn)
+    end
+
+    it 'spawns from the FS thread for :umask and :rlimit_*, and for :chdir without addchdir_np' do
+      expect(route_of(umask: 0o22)).to eq(:fs_thread)
+      expect(route_of(rlimit_core: 0)).to eq(:fs_thread)
+      pretend_missing(['posix_spawn_file_actions_addchdir_np']) { expect(route_of(chdir: '/tmp')).to eq(:fs_thread) }
+    end
+
+    it 'rejects names that are not optional libc calls' do
+      expect { POSIX::Spawn::Native.pretend_missing('fork', true) }.to raise_error(ArgumentError, /not an optional call: fork/)
+    end
+  end
+end
