@@ -1,6 +1,11 @@
 package org.posixspawn.jruby.os;
 
+import java.nio.ByteBuffer;
+
 import jnr.ffi.Pointer;
+import jnr.ffi.annotations.In;
+import jnr.ffi.annotations.Out;
+import jnr.ffi.annotations.Pinned;
 import jnr.ffi.annotations.SaveError;
 import jnr.ffi.types.pid_t;
 import jnr.ffi.types.size_t;
@@ -39,6 +44,10 @@ public interface LibC {
     @SaveError int fcntl(int fd, int cmd, int arg);
     @SaveError @ssize_t long read(int fd, Pointer buf, @size_t long count);
     @SaveError @ssize_t long write(int fd, Pointer buf, @size_t long count);
+    /** read(2) straight into a Java array (a heap buffer, from its position), pinned rather than copied. */
+    @SaveError @ssize_t long read(int fd, @Out @Pinned ByteBuffer buf, @size_t long count);
+    /** write(2) straight from a Java array (a heap buffer, from its position), pinned rather than copied. */
+    @SaveError @ssize_t long write(int fd, @In @Pinned ByteBuffer buf, @size_t long count);
     @SaveError int poll(Pointer fds, long nfds, int timeoutMillis);
     @SaveError int chdir(Pointer path);
     @SaveError int access(Pointer path, int mode);
