@@ -110,6 +110,6 @@ public final class ChildMethods {
 
     /** The captured bytes as an ASCII-8BIT String that takes over the array (no copy). */
     private static RubyString binaryString(Ruby runtime, Capture.Output output) {
-        return RubyString.newStringNoCopy(runtime, new ByteList(output.bytes(), 0, output.length(), ASCIIEncoding.INSTANCE, false));
+        return RubyString.newStringNoCopy(runtime, new ByteList(output.bytes(), ASCIIEncoding.INSTANCE, false));
     }
 }

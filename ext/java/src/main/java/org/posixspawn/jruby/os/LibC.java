@@ -18,6 +18,11 @@ import jnr.ffi.types.ssize_t;
  */
 public interface LibC {
     Pointer malloc(@size_t long size);
+    @SaveError Pointer mmap(Pointer address, @size_t long length, int protection, int flags, int fd, long offset);
+    /** Linux. */
+    @SaveError Pointer mremap(Pointer address, @size_t long oldLength, @size_t long newLength, int flags);
+    @SaveError int munmap(Pointer address, @size_t long length);
+    @SaveError int madvise(Pointer address, @size_t long length, int advice);
     void free(Pointer p);
 
     int posix_spawn(Pointer pid, Pointer path, Pointer fileActions, Pointer attr, Pointer argv, Pointer envp);
