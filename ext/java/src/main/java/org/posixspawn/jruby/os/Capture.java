@@ -102,6 +102,7 @@ public final class Capture implements AutoCloseable {
             }
             Capture capture = new Capture(pid, ownGroup, deadline, max, input, new int[] {fds[1], fds[2], fds[4]}, new int[] {fds[6], fds[7]});
             fds = null;
+            OnJvmExit.RUNNING.add(capture);
             return capture;
         } finally {
             if (fds != null) closeAll(fds);
@@ -201,6 +202,7 @@ public final class Capture implements AutoCloseable {
         closeAll(stdin, stdout, stderr);
         stdin = stdout = stderr = -1;
         if (!reaped) terminate();
+        OnJvmExit.RUNNING.remove(this);
         synchronized (wakeLock) {
             closeAll(wakeRead, wakeWrite, pidfd);
             wakeRead = wakeWrite = pidfd = -1;
@@ -209,6 +211,45 @@ public final class Capture implements AutoCloseable {
         Native.libc.free(pollfds);
         out.finish();
         err.finish();
+    }
+
+    /**
+     * The JVM exiting (System.exit, or SIGINT, TERM or HUP with no Ruby trap: JRuby's default exits
+     * with 128+signal) would orphan the children of runs in progress: a shutdown hook gives each TERM,
+     * and KILL to those still running after the grace period. Nobody is left to reap them: init does.
+     */
+    private static final class OnJvmExit {
+        static final java.util.Set<Capture> RUNNING = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        static {
+            Runtime.getRuntime().addShutdownHook(new Thread(OnJvmExit::killAll, "posix-spawn-child-killer"));
+        }
+
+        private static void killAll() {
+            java.util.List<Capture> running = new java.util.ArrayList<>(RUNNING);
+            for (Capture c : running) Native.libc.kill(c.ownGroup ? -c.pid : c.pid, Native.SIGTERM);
+            long until = System.nanoTime() + GRACE_NANOS;
+            while (System.nanoTime() < until && running.stream().anyMatch(c -> isRunning(c.pid))) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    break;
+                }
+            }
+            for (Capture c : running) {
+                if (c.ownGroup || isRunning(c.pid)) Native.libc.kill(c.ownGroup ? -c.pid : c.pid, Native.SIGKILL);
+            }
+        }
+
+        /** Alive and not a zombie, asked without reaping (the run's own thread may be reaping it). */
+        private static boolean isRunning(long pid) {
+            try {
+                String stat = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("/proc/" + pid + "/stat")), java.nio.charset.StandardCharsets.US_ASCII);
+                return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+            } catch (java.io.IOException | RuntimeException e) {
+                return Native.libc.kill(pid, 0) == 0; // no /proc: a zombie counts as running, which only costs the grace period
+            }
+        }
     }
 
     private void terminate() {
