@@ -17,7 +17,6 @@ import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.runtime.builtin.InstanceVariables;
 import org.jruby.util.ByteList;
 import org.posixspawn.jruby.os.Capture;
-import org.posixspawn.jruby.os.SpawnFailure;
 import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
@@ -54,24 +53,13 @@ public final class ChildMethods {
         Ruby runtime = context.runtime;
         IRubyObject child = args[0];
         SpawnPlan plan = SpawnArguments.parse(context, ((RubyArray<?>) args[1].convertToArray()).toJavaArray());
-        ByteBuffer input = null;
-        if (!args[2].isNil()) {
-            ByteList bytes = args[2].convertToString().getByteList();
-            input = ByteBuffer.wrap(bytes.unsafeBytes(), bytes.begin(), bytes.realSize());
-        }
+        ByteBuffer input = args[2].isNil() ? null : bytesOf(args[2].convertToString());
         double timeout = args[3].isNil() ? 0 : RubyNumeric.num2dbl(context, args[3]);
         long max = args[4].isNil() ? 0 : RubyNumeric.num2long(args[4]);
 
         long started = System.nanoTime();
         long deadline = timeout > 0 ? started + (long) Math.min(timeout * 1e9, Long.MAX_VALUE / 2) : Long.MAX_VALUE;
-        Capture capture;
-        try {
-            capture = Capture.start(plan, input, deadline, max > 0 ? max : -1, args[5].isTrue());
-        } catch (SpawnFailure failure) {
-            throw NativeMethods.toRuby(runtime, failure);
-        } catch (UnsupportedOperationException e) {
-            throw runtime.newNotImplementedError(e.getMessage());
-        }
+        Capture capture = NativeMethods.start(runtime, () -> Capture.start(plan, input, deadline, max > 0 ? max : -1, args[5].isTrue()));
         child.getInstanceVariables().setInstanceVariable("@pid", RubyFixnum.newFixnum(runtime, capture.pid()));
         try {
             boolean over = false;
@@ -106,6 +94,12 @@ public final class ChildMethods {
         ivars.setInstanceVariable("@err", binaryString(runtime, capture.err()));
         ivars.setInstanceVariable("@status", status);
         ivars.setInstanceVariable("@runtime", RubyFloat.newFloat(runtime, (System.nanoTime() - started) / 1e9));
+    }
+
+    /** The String's bytes where they are, not copied (as with IO#write, another thread changing it meanwhile races the run). */
+    private static ByteBuffer bytesOf(RubyString string) {
+        ByteList bytes = string.getByteList();
+        return ByteBuffer.wrap(bytes.unsafeBytes(), bytes.begin(), bytes.realSize());
     }
 
     /** The captured bytes as an ASCII-8BIT String that takes over the array (no copy). */

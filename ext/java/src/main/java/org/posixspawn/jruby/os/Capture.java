@@ -13,9 +13,12 @@ import org.posixspawn.jruby.plan.SpawnPlan;
  * <p>
  * The child's ends of the three pipes are blocking (programs expect that); the parent's are
  * non-blocking, so a full or empty pipe only ever sends the loop back to poll. Output is read straight
- * into growable native buffers, copied once into the arrays that become the Ruby Strings. A wake-up pipe lets another thread
- * ({@link #wakeup}: Thread#raise, Thread#kill, Timeout, Ctrl-C) break the poll; {@link #close} then
- * kills (TERM, a grace period, KILL) and reaps a child that is still running, and closes every descriptor.
+ * into growable native buffers ({@link Output}), copied once into the arrays that become the Ruby Strings.
+ * A wake-up pipe lets another thread ({@link #wakeup}: Thread#raise, Thread#kill, Timeout, a trapped
+ * Ctrl-C) break the poll; {@link #close} then kills (TERM, a grace period, KILL) and reaps a child that
+ * is still running, and closes every descriptor. After the pipes close, a pidfd (Linux 5.3+) in the
+ * same poll reports the exit, so the deadline covers the wait for it too; without one, waitpid is asked
+ * every few milliseconds.
  * <p>
  * Used as: {@link #start}, then {@link #run} until it returns true (false means woken), then {@link #close}.
  */
@@ -38,7 +41,7 @@ public final class Capture implements AutoCloseable {
     /** Without pidfd, how often the wait for exit asks waitpid. */
     private static final int EXIT_POLL_MILLIS = 5;
     private static final long PIDFD_OPEN = pidfdOpenSyscall();
-    private static final short POLLIN = 0x1, POLLOUT = 0x4, POLLERR = 0x8, POLLHUP = 0x10;
+    private static final short POLLIN = 0x1, POLLOUT = 0x4; // revents may also carry POLLERR, POLLHUP: handled alike
     private static final int POLLFD_SIZE = 8; // struct pollfd { int fd; short events; short revents; }
     private static final int WNOHANG = 1;
 
