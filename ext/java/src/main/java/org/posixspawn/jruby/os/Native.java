@@ -27,7 +27,6 @@ public final class Native {
     public static final int EAGAIN = Errno.EAGAIN.intValue();
     public static final int ECHILD = Errno.ECHILD.intValue();
     public static final int EPIPE = Errno.EPIPE.intValue();
-    public static final int ESRCH = Errno.ESRCH.intValue();
     public static final int SIGKILL = 9, SIGTERM = 15;
 
     /** posix_spawnattr flags with the same values on glibc, musl and macOS. */
