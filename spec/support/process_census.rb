@@ -18,7 +18,7 @@ module ProcessCensus
       stat = File.read(path)
       pid = path[%r{/proc/(\d+)/}, 1].to_i
       pid if stat[(stat.rindex(')') + 2)..].split[1].to_i == Process.pid
-    rescue Errno::ENOENT, Errno::ESRCH
+    rescue SystemCallError # exited meanwhile: JRuby may report that as ENOENT, ESRCH or an unnamed errno
       nil
     end.sort
   end
