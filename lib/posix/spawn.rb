@@ -148,3 +148,5 @@ module POSIX
     end
   end
 end
+
+require 'posix/spawn/child'

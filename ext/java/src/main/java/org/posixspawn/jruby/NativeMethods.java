@@ -64,8 +64,18 @@ public final class NativeMethods {
     }
 
     static long start(Ruby runtime, SpawnPlan plan) {
+        return start(runtime, () -> Spawner.spawn(plan));
+    }
+
+    /** A way to start a child: Spawner.spawn, or Capture.start. */
+    interface Start<T> {
+        T call() throws SpawnFailure;
+    }
+
+    /** Runs {@code start}, turning its failures into the Ruby exceptions spawn raises. */
+    static <T> T start(Ruby runtime, Start<T> start) {
         try {
-            return Spawner.spawn(plan);
+            return start.call();
         } catch (SpawnFailure failure) {
             throw toRuby(runtime, failure);
         } catch (UnsupportedOperationException e) {

@@ -11,6 +11,7 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
         RubyModule spawn = runtime.getOrCreateModule("POSIX").defineModuleUnder("Spawn");
         RubyModule nativeModule = spawn.defineModuleUnder("Native");
         nativeModule.defineAnnotatedMethods(NativeMethods.class);
+        nativeModule.defineAnnotatedMethods(ChildMethods.class);
         return true;
     }
 }

@@ -1,6 +1,11 @@
 package org.posixspawn.jruby.os;
 
+import java.nio.ByteBuffer;
+
 import jnr.ffi.Pointer;
+import jnr.ffi.annotations.In;
+import jnr.ffi.annotations.Out;
+import jnr.ffi.annotations.Pinned;
 import jnr.ffi.annotations.SaveError;
 import jnr.ffi.types.pid_t;
 import jnr.ffi.types.size_t;
@@ -13,6 +18,11 @@ import jnr.ffi.types.ssize_t;
  */
 public interface LibC {
     Pointer malloc(@size_t long size);
+    @SaveError Pointer mmap(Pointer address, @size_t long length, int protection, int flags, int fd, long offset);
+    /** Linux. */
+    @SaveError Pointer mremap(Pointer address, @size_t long oldLength, @size_t long newLength, int flags);
+    @SaveError int munmap(Pointer address, @size_t long length);
+    @SaveError int madvise(Pointer address, @size_t long length, int advice);
     void free(Pointer p);
 
     int posix_spawn(Pointer pid, Pointer path, Pointer fileActions, Pointer attr, Pointer argv, Pointer envp);
@@ -40,6 +50,10 @@ public interface LibC {
     @SaveError int fcntl(int fd, int cmd, int arg);
     @SaveError @ssize_t long read(int fd, Pointer buf, @size_t long count);
     @SaveError @ssize_t long write(int fd, Pointer buf, @size_t long count);
+    /** read(2) straight into a Java array (a heap buffer, from its position), pinned rather than copied. */
+    @SaveError @ssize_t long read(int fd, @Out @Pinned ByteBuffer buf, @size_t long count);
+    /** write(2) straight from a Java array (a heap buffer, from its position), pinned rather than copied. */
+    @SaveError @ssize_t long write(int fd, @In @Pinned ByteBuffer buf, @size_t long count);
     @SaveError int poll(Pointer fds, long nfds, int timeoutMillis);
     @SaveError int chdir(Pointer path);
     @SaveError int access(Pointer path, int mode);

@@ -20,11 +20,13 @@ public final class Native {
     public static final int O_DIRECTORY = OpenFlags.O_DIRECTORY.intValue();
     public static final int O_CLOEXEC = LINUX ? 0x80000 : 0x1000000; // Linux, macOS
     public static final int F_GETFL = 3, F_SETFL = 4;
+    public static final int F_SETPIPE_SZ = 1031; // Linux
     public static final int ENOENT = Errno.ENOENT.intValue();
     public static final int ENOEXEC = Errno.ENOEXEC.intValue();
     public static final int EINTR = Errno.EINTR.intValue();
     public static final int EAGAIN = Errno.EAGAIN.intValue();
     public static final int ECHILD = Errno.ECHILD.intValue();
+    public static final int EPIPE = Errno.EPIPE.intValue();
     public static final int SIGKILL = 9, SIGTERM = 15;
 
     /** posix_spawnattr flags with the same values on glibc, musl and macOS. */

@@ -1,0 +1,109 @@
+package org.posixspawn.jruby;
+
+import java.nio.ByteBuffer;
+
+import org.jcodings.specific.ASCIIEncoding;
+import org.jruby.Ruby;
+import org.jruby.RubyArray;
+import org.jruby.RubyFixnum;
+import org.jruby.RubyFloat;
+import org.jruby.RubyNumeric;
+import org.jruby.RubyProcess;
+import org.jruby.RubyString;
+import org.jruby.RubyThread;
+import org.jruby.anno.JRubyMethod;
+import org.jruby.runtime.ThreadContext;
+import org.jruby.runtime.builtin.IRubyObject;
+import org.jruby.runtime.builtin.InstanceVariables;
+import org.jruby.util.ByteList;
+import org.posixspawn.jruby.os.Capture;
+import org.posixspawn.jruby.plan.SpawnArguments;
+import org.posixspawn.jruby.plan.SpawnPlan;
+
+/** POSIX::Spawn::Native.capture: the engine of POSIX::Spawn::Child#exec! (lib/posix/spawn/child.rb). */
+public final class ChildMethods {
+    private ChildMethods() {}
+
+    /**
+     * While the loop waits in poll, another thread's Thread#raise, Thread#kill (and so Timeout.timeout and
+     * Ctrl-C) call wakeup; run then returns false and executeTask's caller delivers the pending event.
+     */
+    private static final RubyThread.Task<Capture, Boolean> RUN = new RubyThread.Task<Capture, Boolean>() {
+        @Override
+        public Boolean run(ThreadContext context, Capture capture) {
+            return capture.run();
+        }
+
+        @Override
+        public void wakeup(RubyThread thread, Capture capture) {
+            capture.wakeup();
+        }
+    };
+
+    /**
+     * Native.capture(child, spawn_args, input, timeout, max, pgroup_kill) -> nil, :timeout or :max
+     *
+     * Runs the command of spawn_args (Process.spawn's arguments) to completion, feeding it input (a String,
+     * or nil to close its stdin at once). Sets child's @pid once started, and @out, @err, @status ($? too)
+     * and @runtime on every way out, exceptions and interrupts included, so partial output stays readable.
+     * A timeout (seconds) or max (bytes) that is nil or not positive means none.
+     */
+    @JRubyMethod(module = true, required = 6)
+    public static IRubyObject capture(ThreadContext context, IRubyObject self, IRubyObject[] args) {
+        Ruby runtime = context.runtime;
+        IRubyObject child = args[0];
+        SpawnPlan plan = SpawnArguments.parse(context, ((RubyArray<?>) args[1].convertToArray()).toJavaArray());
+        ByteBuffer input = args[2].isNil() ? null : bytesOf(args[2].convertToString());
+        double timeout = args[3].isNil() ? 0 : RubyNumeric.num2dbl(context, args[3]);
+        long max = args[4].isNil() ? 0 : RubyNumeric.num2long(args[4]);
+
+        long started = System.nanoTime();
+        long deadline = timeout > 0 ? started + (long) Math.min(timeout * 1e9, Long.MAX_VALUE / 2) : Long.MAX_VALUE;
+        Capture capture = NativeMethods.start(runtime, () -> Capture.start(plan, input, deadline, max > 0 ? max : -1, args[5].isTrue()));
+        child.getInstanceVariables().setInstanceVariable("@pid", RubyFixnum.newFixnum(runtime, capture.pid()));
+        try {
+            boolean over = false;
+            while (!over) {
+                try {
+                    over = context.getThread().executeTask(context, capture, RUN);
+                } catch (InterruptedException e) {
+                    // a Java interrupt: handled like a wake-up
+                }
+                if (!over) context.pollThreadEvents(); // woken: a pending raise or kill fires here, else keep going
+            }
+        } finally {
+            capture.close();
+            report(context, child, capture, started);
+        }
+        switch (capture.outcome()) {
+            case TIMED_OUT: return runtime.newSymbol("timeout");
+            case OUTPUT_EXCEEDED: return runtime.newSymbol("max");
+            default: return context.nil;
+        }
+    }
+
+    private static void report(ThreadContext context, IRubyObject child, Capture capture, long started) {
+        Ruby runtime = context.runtime;
+        IRubyObject status = context.nil;
+        if (capture.rawStatus() >= 0) {
+            status = RubyProcess.RubyStatus.newProcessStatus(runtime, capture.rawStatus(), capture.pid());
+            context.setLastExitStatus(status);
+        }
+        InstanceVariables ivars = child.getInstanceVariables();
+        ivars.setInstanceVariable("@out", binaryString(runtime, capture.out()));
+        ivars.setInstanceVariable("@err", binaryString(runtime, capture.err()));
+        ivars.setInstanceVariable("@status", status);
+        ivars.setInstanceVariable("@runtime", RubyFloat.newFloat(runtime, (System.nanoTime() - started) / 1e9));
+    }
+
+    /** The String's bytes where they are, not copied (as with IO#write, another thread changing it meanwhile races the run). */
+    private static ByteBuffer bytesOf(RubyString string) {
+        ByteList bytes = string.getByteList();
+        return ByteBuffer.wrap(bytes.unsafeBytes(), bytes.begin(), bytes.realSize());
+    }
+
+    /** The captured bytes as an ASCII-8BIT String that takes over the array (no copy). */
+    private static RubyString binaryString(Ruby runtime, Capture.Output output) {
+        return RubyString.newStringNoCopy(runtime, new ByteList(output.bytes(), ASCIIEncoding.INSTANCE, false));
+    }
+}

@@ -1,0 +1,432 @@
+package org.posixspawn.jruby.os;
+
+import java.nio.ByteBuffer;
+
+import jnr.constants.platform.Errno;
+import jnr.ffi.Platform;
+import jnr.ffi.Pointer;
+import org.posixspawn.jruby.plan.SpawnPlan;
+
+/**
+ * One child run to completion with its stdin fed and its stdout and stderr captured, by one thread and
+ * one poll(2) loop: no thread per stream, so nothing can deadlock however much flows each way.
+ * <p>
+ * The child's ends of the three pipes are blocking (programs expect that); the parent's are
+ * non-blocking, so a full or empty pipe only ever sends the loop back to poll. Output is read straight
+ * into growable native buffers ({@link Output}), copied once into the arrays that become the Ruby Strings.
+ * A wake-up pipe lets another thread ({@link #wakeup}: Thread#raise, Thread#kill, Timeout, a trapped
+ * Ctrl-C) break the poll; {@link #close} then kills (TERM, a grace period, KILL) and reaps a child that
+ * is still running, and closes every descriptor. After the pipes close, a pidfd (Linux 5.3+) in the
+ * same poll reports the exit, so the deadline covers the wait for it too; without one, waitpid is asked
+ * every few milliseconds.
+ * <p>
+ * Used as: {@link #start}, then {@link #run} until it returns true (false means woken), then {@link #close}.
+ */
+public final class Capture implements AutoCloseable {
+    /** How a run ended. */
+    public enum Outcome { EXITED, TIMED_OUT, OUTPUT_EXCEEDED }
+
+    /** How long a child has between TERM and KILL. */
+    static final long GRACE_NANOS = 1_000_000_000L;
+    /**
+     * Pipe capacity asked for on stdout and stdin (Linux, F_SETPIPE_SZ): fewer, larger reads and writes and
+     * fewer context switches than the default 64 KiB; 1 MiB is the default /proc/sys/fs/pipe-max-size.
+     */
+    static final int PIPE_SIZE = 1 << 20;
+    private static final long HUGE_PAGE = 2 << 20;
+    private static final int PROT_READ_WRITE = 0x3, MAP_PRIVATE_ANONYMOUS = 0x22, MREMAP_MAYMOVE = 1, MADV_HUGEPAGE = 14; // Linux
+    private static final long FIRST_BUFFER = 64 << 10;
+    /** Java's largest array: no Ruby String can hold more. */
+    private static final long LARGEST_OUTPUT = Integer.MAX_VALUE - 8;
+    /** Without pidfd, how often the wait for exit asks waitpid. */
+    private static final int EXIT_POLL_MILLIS = 5;
+    private static final long PIDFD_OPEN = pidfdOpenSyscall();
+    private static final short POLLIN = 0x1, POLLOUT = 0x4; // revents may also carry POLLERR, POLLHUP: handled alike
+    private static final int POLLFD_SIZE = 8; // struct pollfd { int fd; short events; short revents; }
+    private static final int WNOHANG = 1;
+
+    private final long pid;
+    private final boolean ownGroup;
+    private final long deadline; // System.nanoTime(), or Long.MAX_VALUE
+    private final long max;      // bytes of stdout + stderr, or -1
+    private final ByteBuffer input;
+    private final Pointer pollfds = Native.allocate(5L * POLLFD_SIZE);
+    private final Pointer status = Native.allocate(8);
+    private final Output out = new Output(), err = new Output();
+    private final Object wakeLock = new Object();
+    private int stdin, stdout, stderr, wakeRead, wakeWrite, pidfd;
+    private boolean reaped, closed;
+    private int rawStatus = -1;
+    private Outcome outcome;
+
+    private Capture(long pid, boolean ownGroup, long deadline, long max, ByteBuffer input, int[] parentEnds, int[] wake) {
+        this.pid = pid;
+        this.ownGroup = ownGroup;
+        this.deadline = deadline;
+        this.max = max;
+        this.input = input;
+        stdin = parentEnds[0];
+        stdout = parentEnds[1];
+        stderr = parentEnds[2];
+        wakeRead = wake[0];
+        wakeWrite = wake[1];
+        pidfd = PIDFD_OPEN < 0 ? -1 : (int) Native.libc.syscall(PIDFD_OPEN, pid, 0);
+    }
+
+    /**
+     * Starts the child the plan describes with pipes on 0, 1 and 2 (replacing any redirect of them).
+     *
+     * @param input     bytes for stdin from position to limit, or null to close stdin at once
+     * @param deadline  System.nanoTime() after which the run times out, or Long.MAX_VALUE
+     * @param max       bytes of stdout and stderr together beyond which the run stops, or -1
+     * @param ownGroup  start the child in a new process group and signal the whole group
+     */
+    public static Capture start(SpawnPlan plan, ByteBuffer input, long deadline, long max, boolean ownGroup) throws SpawnFailure {
+        int[] fds = {-1, -1, -1, -1, -1, -1, -1, -1}; // stdin r/w, stdout r/w, stderr r/w, wake r/w
+        try {
+            for (int i = 0; i < fds.length; i += 2) openPipe(fds, i);
+            setNonBlocking(fds[1]);
+            setNonBlocking(fds[2]);
+            setNonBlocking(fds[4]);
+            setNonBlocking(fds[6]);
+            setNonBlocking(fds[7]);
+            if (Native.LINUX) {
+                Native.libc.fcntl(fds[2], Native.F_SETPIPE_SZ, PIPE_SIZE); // best effort: a smaller pipe only costs speed
+                if (input != null && input.remaining() > 0) Native.libc.fcntl(fds[1], Native.F_SETPIPE_SZ, PIPE_SIZE);
+            }
+            SpawnPlan piped = plan.withRedirect(0, fds[0]).withRedirect(1, fds[3]).withRedirect(2, fds[5]);
+            if (ownGroup) piped = piped.withNewProcessGroup();
+            long pid = Spawner.spawn(piped);
+            closeAll(fds[0], fds[3], fds[5]);
+            fds[0] = fds[3] = fds[5] = -1;
+            if (input == null || input.remaining() == 0) {
+                Native.libc.close(fds[1]);
+                fds[1] = -1;
+            }
+            Capture capture = new Capture(pid, ownGroup, deadline, max, input, new int[] {fds[1], fds[2], fds[4]}, new int[] {fds[6], fds[7]});
+            fds = null;
+            OnJvmExit.RUNNING.add(capture);
+            return capture;
+        } finally {
+            if (fds != null) closeAll(fds);
+        }
+    }
+
+    public long pid() {
+        return pid;
+    }
+
+    /** The outcome once {@link #run} has returned true, else null. */
+    public Outcome outcome() {
+        return outcome;
+    }
+
+    /** The raw wait status (as waitpid gives it) once reaped, or -1 (not reaped, or reaped by someone else). */
+    public int rawStatus() {
+        return rawStatus;
+    }
+
+    public Output out() {
+        return out;
+    }
+
+    public Output err() {
+        return err;
+    }
+
+    /**
+     * Feeds, reads and waits until the run is over (true; see {@link #outcome}) or {@link #wakeup} was called
+     * (false: the caller handles what woke it and calls run again).
+     */
+    public boolean run() {
+        while (outcome == null) {
+            boolean waitingForExit = stdin < 0 && stdout < 0 && stderr < 0;
+            if (waitingForExit && reapIfExited()) {
+                outcome = Outcome.EXITED;
+                break;
+            }
+            long left = deadline == Long.MAX_VALUE ? -1 : deadline - System.nanoTime();
+            if (deadline != Long.MAX_VALUE && left <= 0) {
+                outcome = Outcome.TIMED_OUT;
+                break;
+            }
+            int timeout = left < 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, (left + 999_999) / 1_000_000);
+            int n = 0;
+            n = watch(n, wakeRead, POLLIN);
+            n = watch(n, stdin, POLLOUT);
+            n = watch(n, stdout, POLLIN);
+            n = watch(n, stderr, POLLIN);
+            if (waitingForExit) {
+                if (pidfd >= 0) n = watch(n, pidfd, POLLIN);
+                else timeout = timeout < 0 ? EXIT_POLL_MILLIS : Math.min(timeout, EXIT_POLL_MILLIS);
+            }
+            if (Native.libc.poll(pollfds, n, timeout) < 0) {
+                int errno = Native.errno();
+                if (errno == Native.EINTR) continue;
+                throw new IllegalStateException("poll: " + Errno.valueOf(errno));
+            }
+            boolean woken = false;
+            for (int i = 0; i < n; i++) {
+                if (pollfds.getShort(i * POLLFD_SIZE + 6) == 0) continue;
+                int fd = pollfds.getInt(i * POLLFD_SIZE);
+                if (fd == wakeRead) woken = true;
+                else if (fd == stdin) feed();
+                else if (fd == stdout) stdout = drain(stdout, out);
+                else if (fd == stderr) stderr = drain(stderr, err);
+                // a readable pidfd only ends the poll: the next round reaps
+            }
+            if (woken) {
+                drainWakeups();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Makes a {@link #run} in progress (or the next one) return false soon. Any thread may call it. */
+    public void wakeup() {
+        synchronized (wakeLock) {
+            if (wakeWrite < 0) return; // closed: the fd number may belong to someone else by now
+            try (NativeBlock one = new NativeBlock(NativeBlock.align(1))) {
+                Native.libc.write(wakeWrite, one.reserve(1), 1); // a full pipe (EAGAIN) is woken already
+            }
+        }
+    }
+
+    /**
+     * Ends the run: a child not yet reaped (timed out, too much output, interrupted, or an exception) gets
+     * TERM, and KILL if it is still there after {@link #GRACE_NANOS} (with a process group, the group gets
+     * KILL either way, so no grandchild outlives the run), and is reaped. Every descriptor is closed.
+     */
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        closeAll(stdin, stdout, stderr);
+        stdin = stdout = stderr = -1;
+        if (!reaped) terminate();
+        OnJvmExit.RUNNING.remove(this);
+        synchronized (wakeLock) {
+            closeAll(wakeRead, wakeWrite, pidfd);
+            wakeRead = wakeWrite = pidfd = -1;
+        }
+        Native.libc.free(status);
+        Native.libc.free(pollfds);
+        out.finish();
+        err.finish();
+    }
+
+    /**
+     * The JVM exiting (System.exit, or SIGINT, TERM or HUP with no Ruby trap: JRuby's default exits
+     * with 128+signal) would orphan the children of runs in progress: a shutdown hook gives each TERM,
+     * and KILL to those still running after the grace period. Nobody is left to reap them: init does.
+     */
+    private static final class OnJvmExit {
+        static final java.util.Set<Capture> RUNNING = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        static {
+            Runtime.getRuntime().addShutdownHook(new Thread(OnJvmExit::killAll, "posix-spawn-child-killer"));
+        }
+
+        private static void killAll() {
+            java.util.List<Capture> running = new java.util.ArrayList<>(RUNNING);
+            for (Capture c : running) Native.libc.kill(c.ownGroup ? -c.pid : c.pid, Native.SIGTERM);
+            long until = System.nanoTime() + GRACE_NANOS;
+            while (System.nanoTime() < until && running.stream().anyMatch(c -> isRunning(c.pid))) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    break;
+                }
+            }
+            for (Capture c : running) {
+                if (c.ownGroup || isRunning(c.pid)) Native.libc.kill(c.ownGroup ? -c.pid : c.pid, Native.SIGKILL);
+            }
+        }
+
+        /** Alive and not a zombie, asked without reaping (the run's own thread may be reaping it). */
+        private static boolean isRunning(long pid) {
+            try {
+                String stat = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("/proc/" + pid + "/stat")), java.nio.charset.StandardCharsets.US_ASCII);
+                return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+            } catch (java.io.IOException | RuntimeException e) {
+                return Native.libc.kill(pid, 0) == 0; // no /proc: a zombie counts as running, which only costs the grace period
+            }
+        }
+    }
+
+    private void terminate() {
+        signal(Native.SIGTERM);
+        boolean exited = awaitExit(System.nanoTime() + GRACE_NANOS);
+        if (ownGroup || !exited) signal(Native.SIGKILL);
+        while (!reaped) {
+            long r = Native.libc.waitpid(pid, status, 0);
+            if (r == pid) reaped(status.getInt(0));
+            else if (Native.errno() != Native.EINTR) reaped(-1);
+        }
+    }
+
+    /**
+     * Waits until the child exits or {@code until} passes. With a pidfd the child stays unreaped (a zombie
+     * keeps its pid, so its group can still be signalled); without one, waitpid reaps it as it checks.
+     */
+    private boolean awaitExit(long until) {
+        while (true) {
+            long left = until - System.nanoTime();
+            if (pidfd >= 0) {
+                watch(0, pidfd, POLLIN);
+                int r = Native.libc.poll(pollfds, 1, (int) Math.max(0, (left + 999_999) / 1_000_000));
+                if (r > 0) return true;
+                if (r == 0) return false;
+                if (Native.errno() != Native.EINTR) return false;
+            } else {
+                if (reapIfExited()) return true;
+                if (left <= 0) return false;
+                Native.libc.poll(null, 0, EXIT_POLL_MILLIS);
+            }
+        }
+    }
+
+    private void signal(int signal) {
+        if (!reaped || ownGroup) Native.libc.kill(ownGroup ? -pid : pid, signal);
+    }
+
+    private boolean reapIfExited() {
+        long r = Native.libc.waitpid(pid, status, WNOHANG);
+        if (r == pid) reaped(status.getInt(0));
+        else if (r < 0 && Native.errno() == Native.ECHILD) reaped(-1); // someone else's Process.wait took it
+        return reaped;
+    }
+
+    private void reaped(int raw) {
+        reaped = true;
+        rawStatus = raw;
+    }
+
+    private int watch(int index, int fd, short events) {
+        if (fd < 0) return index;
+        long at = (long) index * POLLFD_SIZE;
+        pollfds.putInt(at, fd);
+        pollfds.putShort(at + 4, events);
+        pollfds.putShort(at + 6, (short) 0);
+        return index + 1;
+    }
+
+    /** Writes what stdin takes now; closes it when all is written or the child stopped reading (EPIPE). */
+    private void feed() {
+        long n = Native.libc.write(stdin, input, input.remaining());
+        if (n > 0) input.position(input.position() + (int) n);
+        else if (n < 0) {
+            int errno = Native.errno();
+            if (errno != Native.EAGAIN && errno != Native.EINTR && errno != Native.EPIPE) {
+                throw new IllegalStateException("write to the child's stdin: " + Errno.valueOf(errno));
+            }
+            if (errno == Native.EPIPE) input.position(input.limit()); // the child is not reading: not an error
+        }
+        if (input.remaining() == 0) {
+            Native.libc.close(stdin);
+            stdin = -1;
+        }
+    }
+
+    /** Reads what {@code fd} has now into {@code into}; returns fd, or -1 once it is closed at end of file. */
+    private int drain(int fd, Output into) {
+        long room = into.makeRoom();
+        if (max >= 0) room = Math.min(room, max - out.length - err.length + 1); // one byte past max proves excess
+        long n = Native.libc.read(fd, into.end(), room);
+        if (n > 0) {
+            into.length += n;
+            long excess = out.length + err.length - max;
+            if (max >= 0 && excess > 0) {
+                into.length -= excess; // keep exactly the first max bytes
+                outcome = Outcome.OUTPUT_EXCEEDED;
+            }
+            return fd;
+        }
+        if (n < 0) {
+            int errno = Native.errno();
+            if (errno == Native.EAGAIN || errno == Native.EINTR) return fd;
+            throw new IllegalStateException("read from the child's output: " + Errno.valueOf(errno));
+        }
+        Native.libc.close(fd);
+        return -1;
+    }
+
+    private void drainWakeups() {
+        ByteBuffer sink = ByteBuffer.allocate(64);
+        while (Native.libc.read(wakeRead, sink, 64) == 64) sink.clear();
+    }
+
+    /**
+     * Captured bytes: gathered in an anonymous memory mapping that grows by remapping its pages, never by
+     * copying them (mremap), asks for huge pages (one page fault per 2 MiB instead of per 4 KiB) and puts
+     * nothing on the Java heap; then copied once, when the run is closed, into an array of exactly the
+     * captured length, which becomes the Ruby String as it is. Measured with spec/benchmarks/child_capture.rb:
+     * growing Java arrays (copied, or kept as a list of chunks) and malloc/realloc were all slower, mostly
+     * through garbage collections of large arrays and page faults.
+     */
+    public static final class Output {
+        private Pointer buffer;
+        private long capacity, length;
+        private byte[] bytes;
+
+        /** The captured bytes, once the run is closed. */
+        public byte[] bytes() {
+            return bytes;
+        }
+
+        /** Room at the end of the buffer, growing it (doubling) when there is none: at least 1 byte. */
+        long makeRoom() {
+            if (length == capacity) {
+                if (length >= LARGEST_OUTPUT) throw new OutOfMemoryError("child output larger than a Ruby String can hold");
+                long size = Math.min(LARGEST_OUTPUT, Math.max(FIRST_BUFFER, 2 * capacity));
+                Pointer grown = buffer == null
+                        ? Native.libc.mmap(null, size, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0)
+                        : Native.libc.mremap(buffer, capacity, size, MREMAP_MAYMOVE);
+                if (grown == null || grown.address() == -1L) throw new OutOfMemoryError("cannot map " + size + " bytes: " + Errno.valueOf(Native.errno()));
+                if (size >= HUGE_PAGE) Native.libc.madvise(grown, size, MADV_HUGEPAGE); // a hint: ignored where unsupported
+                buffer = grown;
+                capacity = size;
+            }
+            return capacity - length;
+        }
+
+        Pointer end() {
+            return buffer.slice(length);
+        }
+
+        void finish() {
+            bytes = new byte[(int) length];
+            if (buffer != null) {
+                buffer.get(0, bytes, 0, bytes.length);
+                Native.libc.munmap(buffer, capacity);
+                buffer = null;
+            }
+        }
+    }
+
+    private static void openPipe(int[] fds, int at) throws SpawnFailure {
+        try (NativeBlock mem = new NativeBlock(NativeBlock.align(8))) {
+            Pointer pair = mem.reserve(8);
+            if (Native.libc.pipe2(pair, Native.O_CLOEXEC) != 0) throw new SpawnFailure(Native.errno(), "pipe2");
+            fds[at] = pair.getInt(0);
+            fds[at + 1] = pair.getInt(4);
+        }
+    }
+
+    private static void setNonBlocking(int fd) {
+        Native.libc.fcntl(fd, Native.F_SETFL, Native.libc.fcntl(fd, Native.F_GETFL, 0) | Native.O_NONBLOCK);
+    }
+
+    private static void closeAll(int... fds) {
+        for (int fd : fds) if (fd >= 0) Native.libc.close(fd);
+    }
+
+    /** pidfd_open(2)'s number (Linux 5.3+; the same on x86_64 and aarch64), or -1 where it is unknown. */
+    private static long pidfdOpenSyscall() {
+        Platform p = Platform.getNativePlatform();
+        boolean known = p.getOS() == Platform.OS.LINUX
+                && (p.getCPU() == Platform.CPU.X86_64 || p.getCPU() == Platform.CPU.AARCH64);
+        return known ? 434 : -1;
+    }
+}

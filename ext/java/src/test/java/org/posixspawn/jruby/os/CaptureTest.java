@@ -1,0 +1,124 @@
+package org.posixspawn.jruby.os;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import java.io.File;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+
+import org.jruby.Ruby;
+import org.jruby.runtime.builtin.IRubyObject;
+import org.junit.jupiter.api.Test;
+import org.posixspawn.jruby.plan.SpawnArguments;
+import org.posixspawn.jruby.plan.SpawnPlan;
+
+/** The capture loop on real processes and pipes, without the Ruby class around it. */
+class CaptureTest {
+    private static final Ruby RUBY = Ruby.newInstance();
+    private static final long NO_DEADLINE = Long.MAX_VALUE, NO_MAX = -1;
+
+    private static SpawnPlan plan(String... argv) {
+        IRubyObject[] args = Arrays.stream(argv).map(RUBY::newString).toArray(IRubyObject[]::new);
+        return SpawnArguments.parse(RUBY.getCurrentContext(), args);
+    }
+
+    /** Runs to the end (no wake-ups expected) and closes. */
+    private static Capture runToEnd(Capture capture) {
+        try (Capture c = capture) {
+            assertTrue(c.run(), "woken without wakeup");
+        }
+        return capture;
+    }
+
+    private static String text(Capture.Output output) {
+        return new String(output.bytes(), StandardCharsets.ISO_8859_1);
+    }
+
+    private static int openFds() {
+        return new File("/proc/self/fd").list().length;
+    }
+
+    @Test
+    void capturesStdoutAndStderrApartWithTheExitStatus() throws Exception {
+        Capture c = runToEnd(Capture.start(plan("sh", "-c", "printf out; printf err >&2; exit 7"), null, NO_DEADLINE, NO_MAX, false));
+        assertEquals("out", text(c.out()));
+        assertEquals("err", text(c.err()));
+        assertEquals(Capture.Outcome.EXITED, c.outcome());
+        assertEquals(7, (c.rawStatus() >> 8) & 0xff);
+    }
+
+    @Test
+    void feedsInputAndReadsOutputAtOnceWithoutDeadlock() throws Exception {
+        byte[] data = new byte[32 << 20];
+        new Random(7).nextBytes(data);
+        Capture c = assertTimeoutPreemptively(Duration.ofSeconds(60),
+                () -> runToEnd(Capture.start(plan("cat"), ByteBuffer.wrap(data), NO_DEADLINE, NO_MAX, false)));
+        assertArrayEquals(data, c.out().bytes());
+    }
+
+    @Test
+    void stopsAtTheDeadlineAndTerminatesTheChild() throws Exception {
+        long deadline = System.nanoTime() + 300_000_000L;
+        Capture c = runToEnd(Capture.start(plan("sh", "-c", "echo partial; exec sleep 30"), null, deadline, NO_MAX, false));
+        assertEquals(Capture.Outcome.TIMED_OUT, c.outcome());
+        assertEquals("partial\n", text(c.out()));
+        assertEquals(Native.SIGTERM, c.rawStatus() & 0x7f);
+    }
+
+    @Test
+    void killsAChildThatIgnoresTermAfterTheGracePeriod() throws Exception {
+        long deadline = System.nanoTime() + 300_000_000L;
+        Capture c = assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> runToEnd(Capture.start(plan("sh", "-c", "trap '' TERM; exec sleep 30"), null, deadline, NO_MAX, false)));
+        assertEquals(Native.SIGKILL, c.rawStatus() & 0x7f);
+    }
+
+    @Test
+    void keepsExactlyMaxBytes() throws Exception {
+        Capture c = runToEnd(Capture.start(plan("yes"), null, NO_DEADLINE, 1001, false));
+        assertEquals(Capture.Outcome.OUTPUT_EXCEEDED, c.outcome());
+        assertEquals(1001, c.out().bytes().length);
+    }
+
+    @Test
+    void wakeupFromAnotherThreadReturnsFalseAndCloseReaps() throws Exception {
+        int before = openFds();
+        Capture c = Capture.start(plan("sleep", "30"), null, NO_DEADLINE, NO_MAX, false);
+        CountDownLatch started = new CountDownLatch(1);
+        Thread waker = new Thread(() -> {
+            try {
+                started.await();
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                return;
+            }
+            c.wakeup();
+        });
+        waker.start();
+        started.countDown();
+        assertFalse(assertTimeoutPreemptively(Duration.ofSeconds(10), c::run));
+        c.close();
+        waker.join();
+        assertEquals(Native.SIGTERM, c.rawStatus() & 0x7f);
+        assertFalse(new File("/proc/" + c.pid()).exists());
+        assertEquals(before, openFds());
+    }
+
+    @Test
+    void spawnFailureClosesThePipes() {
+        int before = openFds();
+        SpawnFailure failure = assertThrows(SpawnFailure.class,
+                () -> Capture.start(plan("no-such-program-here"), null, NO_DEADLINE, NO_MAX, false));
+        assertEquals(Native.ENOENT, failure.errno);
+        assertEquals(before, openFds());
+    }
+}

@@ -1,0 +1,155 @@
+require 'posix/spawn'
+
+module POSIX
+  module Spawn
+    # Raised by Child when stdout and stderr together exceed the :max option. Child#out and Child#err
+    # then hold exactly the first :max bytes.
+    class MaximumOutputExceeded < StandardError
+    end
+
+    # Raised by Child when the command runs longer than the :timeout option.
+    class TimeoutExceeded < StandardError
+    end
+
+    # POSIX::Spawn::Child runs a command to completion, writes its standard input from a String and
+    # captures its standard output and error as Strings: the MRI posix-spawn gem's class, run by one
+    # Java thread that multiplexes the three pipes with poll(2), so no amount of data in either
+    # direction can deadlock, and no Ruby IO.select (slow on JRuby) is involved.
+    #
+    # Create and run a process to completion:
+    #
+    #   >> child = POSIX::Spawn::Child.new('git', '--help')
+    #
+    # Retrieve stdout or stderr output:
+    #
+    #   >> child.out
+    #   => "usage: git [--version] [--exec-path[=GIT_EXEC_PATH]]\n ..."
+    #   >> child.err
+    #   => ""
+    #
+    # Check process exit status information:
+    #
+    #   >> child.status
+    #   => #<Process::Status: pid 80718 exit 0>
+    #
+    # To write data on the new process's stdin immediately after spawning:
+    #
+    #   >> child = POSIX::Spawn::Child.new('bc', input: '40 + 2')
+    #   >> child.out
+    #   => "42\n"
+    #
+    # To access output from the process even if an exception was raised:
+    #
+    #   >> child = POSIX::Spawn::Child.build('git', 'log', max: 1000)
+    #   >> begin
+    #   ?>   child.exec!
+    #   ?> rescue POSIX::Spawn::MaximumOutputExceeded
+    #   ?>   # just so you know
+    #   ?> end
+    #   >> child.out
+    #   => "... first 1000 bytes of log output ..."
+    #
+    # Differences from the MRI gem, on purpose:
+    # - A child that outlives :timeout or :max (or an interrupted #exec!) gets TERM, then KILL when it is
+    #   still running a second later, and is always reaped; the MRI gem waits forever for a child that
+    #   ignores TERM. With :pgroup_kill the whole group gets KILL after the TERM and the grace period.
+    # - :timeout also covers the wait for the exit after the child has closed its output.
+    # - After MaximumOutputExceeded, out and err hold exactly :max bytes together.
+    # - Thread#raise, Thread#kill, Timeout.timeout and Ctrl-C stop a running #exec! at once; the child
+    #   is killed and reaped as above, and out, err, status and runtime are still set.
+    # - The :streams option is not supported.
+    class Child
+      include POSIX::Spawn
+
+      # Spawn a new process, write all input and read all output, and wait for the program to exit.
+      # Takes every argument and option of POSIX::Spawn.spawn:
+      #
+      #   new([env], command, [argv1, ...], [options])
+      #
+      # The following options are supported in addition to the spawn options:
+      #
+      #   :input   => str      Write str to the new process's standard input, then close it. Without
+      #                        :input the standard input is closed at once.
+      #   :timeout => secs     Maximum number of seconds (Float) to allow the process to run, from
+      #                        spawn to exit, before aborting with a TimeoutExceeded exception.
+      #   :max     => total    Maximum number of bytes of output (stdout and stderr together) to allow
+      #                        the process to generate before aborting with a MaximumOutputExceeded
+      #                        exception.
+      #   :pgroup_kill => bool Start the process in a process group of its own and signal the whole
+      #                        group (true), or only the process (false, default), on timeout, :max or
+      #                        interrupt. Implies :pgroup => true.
+      #
+      # A :timeout or :max that is not positive means no limit, as in the MRI gem.
+      #
+      # Returns a new Child instance whose underlying process has already executed to completion. The
+      # out, err, and status attributes are immediately available.
+      # Raises what POSIX::Spawn.spawn raises, TimeoutExceeded, or MaximumOutputExceeded.
+      def initialize(*args)
+        args = args.dup
+        options = args.last.respond_to?(:to_hash) && args.size > 1 ? args.pop.to_hash.dup : {}
+        @input = options.delete(:input)
+        @input = @input.to_str if @input
+        @timeout = options.delete(:timeout)
+        @max = options.delete(:max)
+        @pgroup_kill = !!options.delete(:pgroup_kill)
+        noexec = options.delete(:noexec)
+        options.delete(:chdir) if options.key?(:chdir) && options[:chdir].nil?
+        @spawn_args = options.empty? ? args : args + [options]
+        exec! unless noexec
+      end
+
+      # Set up a new process to spawn, but do not actually spawn it.
+      #
+      # Invoke this just like the normal constructor to set up a process to be run. Call `exec!` to
+      # actually run the child process, send the input, read the output, and wait for completion. Use
+      # this alternative way of constructing a POSIX::Spawn::Child if you want to read any partial
+      # output from the child process even after an exception.
+      #
+      #   child = POSIX::Spawn::Child.build(... arguments ...)
+      #   child.exec!
+      #
+      # The arguments are the same as the regular constructor.
+      #
+      # Returns a new Child instance but does not run the underlying process.
+      def self.build(*args)
+        options = args.last.respond_to?(:to_hash) && args.size > 1 ? args.pop.to_hash : {}
+        new(*args, { noexec: true }.merge(options))
+      end
+
+      # All data written to the child process's stdout stream as a binary (ASCII-8BIT) String.
+      attr_reader :out
+
+      # All data written to the child process's stderr stream as a binary (ASCII-8BIT) String.
+      attr_reader :err
+
+      # A Process::Status object with information on how the child exited.
+      attr_reader :status
+
+      # Total command execution time (wall-clock seconds, Float).
+      attr_reader :runtime
+
+      # The pid of the spawned child process. This is unlikely to be a valid current pid since
+      # Child#exec! doesn't return until the process finishes and is reaped.
+      attr_reader :pid
+
+      # Determine if the process did exit with a zero exit status.
+      def success?
+        @status && @status.success?
+      end
+
+      # Execute command, write input, and read output. This is called immediately when a new instance
+      # of this object is created, or can be called explicitly when creating the Child via `build`.
+      #
+      # Sets out, err, status ($? too), runtime and pid on every way out, exceptions included.
+      # Returns the Process::Status.
+      # Raises what POSIX::Spawn.spawn raises, TimeoutExceeded, or MaximumOutputExceeded.
+      def exec!
+        case Native.capture(self, @spawn_args, @input, @timeout, @max, @pgroup_kill)
+        when :timeout then raise TimeoutExceeded, "ran longer than #{@timeout} seconds: #{command_line(@spawn_args)}"
+        when :max then raise MaximumOutputExceeded, "wrote more than #{@max} bytes: #{command_line(@spawn_args)}"
+        end
+        @status
+      end
+    end
+  end
+end
