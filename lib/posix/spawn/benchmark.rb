@@ -10,7 +10,7 @@ module POSIX
   module Spawn
     # What bin/posix-spawn-benchmark measures and how it reports it. Not loaded by `require 'posix/spawn'`.
     module Benchmark
-      MB = 1024 * 1024
+      MB = 1024 * 1024 # and MiB: the heap sizes and the captured outputs are both binary megabytes
 
       # What one run was asked to do: the command-line options.
       Settings = Struct.new(:count, :rounds, :threads, :warmup, :mem_mb, :graph, :format, :chart, keyword_init: true)
@@ -42,9 +42,9 @@ module POSIX
         Array.new(10) { |i| (low + i * (mem_mb - low) / 9).round }
       end
 
-      # Runs the benchmark SETTINGS describe, writing the report to OUT and progress to ERR.
-      def run(settings, out: $stdout, err: $stderr)
-        progress = Progress.new(err)
+      # Runs the benchmark SETTINGS describe: the report goes to stdout, progress to stderr.
+      def run(settings)
+        progress = Progress.new($stderr)
         heap = Heap.new
         heap.ensure_room_for(settings.mem_mb)
         cases = Cases.all
@@ -58,11 +58,11 @@ module POSIX
         end
         progress.done
         report = Report.new(settings, cases, steps)
-        out.print report.public_send(settings.format)
+        $stdout.print report.public_send(settings.format)
         return unless settings.graph
 
         File.write(settings.chart, Chart.new(settings, cases, steps).svg)
-        err.puts "chart written to #{settings.chart}"
+        $stderr.puts "chart written to #{settings.chart}"
       end
     end
   end

@@ -39,6 +39,10 @@ module POSIX
           @program = program
         end
 
+        def full_path?
+          @mode == 'f'
+        end
+
         def warm_up(count)
           time_per_op(count, 1)
         end

@@ -4,8 +4,6 @@ require 'tmpdir'
 module POSIX
   module Spawn
     module Benchmark
-      MIB = 1024 * 1024
-
       # The kinds of work compared. A case's ratio is to its group's baseline: this gem's way of doing it.
       Group = Struct.new(:title, :baseline)
       GROUPS = {
@@ -60,12 +58,12 @@ module POSIX
             RubyCase.new('Process.spawn', :spawn) { waited(Process.spawn('true')) },
             RubyCase.new('Kernel#system', :spawn) { system('true') },
             RubyCase.new('ProcessBuilder start + waitFor', :spawn) { java.lang.ProcessBuilder.new('true').inheritIO.start.waitFor.zero? },
-            *child(MIB, 16 * MIB),
+            *child(MB, 16 * MB),
             RubyCase.new('Open3.capture3 1 MiB', :capture) do
-              out, _err, status = Open3.capture3(*head(MIB))
-              status.success? && out.bytesize == MIB
+              out, _err, status = Open3.capture3(*head(MB))
+              status.success? && out.bytesize == MB
             end,
-            RubyCase.new('ProcessBuilder + drain threads 1 MiB', :capture) { process_builder_capture(MIB) },
+            RubyCase.new('ProcessBuilder + drain threads 1 MiB', :capture) { process_builder_capture(MB) },
           ]
         end
 
@@ -87,7 +85,7 @@ module POSIX
 
         def child(*sizes)
           sizes.map do |size|
-            name = "POSIX::Spawn::Child #{size / MIB} MiB"
+            name = "POSIX::Spawn::Child #{size / MB} MiB"
             next Unavailable.new(name, :capture, 'not available: POSIX::Spawn::Child is not in this build') unless defined?(POSIX::Spawn::Child)
 
             RubyCase.new(name, :capture) { POSIX::Spawn::Child.new(*head(size)).out.bytesize == size }

@@ -66,22 +66,27 @@ module POSIX
         end
 
         # --graph: the median of every case at every heap size, and how the largest heap compares to the
-        # smallest.
+        # smallest, as measured and net of the machine's drift. Steps run minutes apart, so load from the
+        # rest of the machine changes between them; the C loop runs in a process of its own, whose time
+        # cannot depend on this JVM's heap, so its own largest/smallest ratio is that drift.
         def heap_table
           first, last = @steps.first, @steps.last
-          flat = format('%d/%d MB', last.heap_mb, first.heap_mb)
+          growth = ->(c) { last.timings[c].median / first.timings[c].median }
+          control = @cases.grep(CReference).find(&:full_path?)
           lines = ['median µs per operation, by live heap (MB)',
-                   format("  %-#{NAME_WIDTH}s%s %12s", '', @steps.map { |s| format('%7d', s.heap_mb) }.join, flat)]
+                   format("  %-#{NAME_WIDTH}s%s %12s %14s", '', @steps.map { |s| format('%7d', s.heap_mb) }.join,
+                          format('%d/%d MB', last.heap_mb, first.heap_mb), 'net of drift')]
           each_group do |group, cases|
             lines << group.title
             cases.each do |c|
               next lines << format("  %-#{NAME_WIDTH}s %s", c.name, c.reason) unless first.timings[c]
 
-              medians = @steps.map { |s| s.timings[c].median }
-              lines << format("  %-#{NAME_WIDTH}s%s %12.2f", c.name, medians.map { |m| format('%7.0f', m * 1e6) }.join,
-                              medians.last / medians.first)
+              medians = @steps.map { |s| format('%7.0f', s.timings[c].median * 1e6) }.join
+              net = control ? format('%.2f', growth[c] / growth[control]) : '-'
+              lines << format("  %-#{NAME_WIDTH}s%s %12.2f %14s", c.name, medians, growth[c], net)
             end
           end
+          lines << '' << "net of drift: divided by #{control.name}'s own ratio, the machine's drift between the steps" if control
           lines
         end
 
