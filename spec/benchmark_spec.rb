@@ -66,7 +66,7 @@ RSpec.describe 'bin/posix-spawn-benchmark' do
     bench = POSIX::Spawn::Benchmark
     gem_spawn = bench::RubyCase.new('POSIX::Spawn.spawn', :spawn) { true }
     c_loop = bench::RubyCase.new('C posix_spawnp("true")', :spawn) { true }
-    step = bench::Step.new(12.3, gem_spawn => bench::Timing.of([0.003, 0.001, 0.002]), c_loop => bench::Timing.of([0.0005]))
+    step = bench::Step.new(12.3, gem_spawn => bench::Timing.new([0.003, 0.001, 0.002]), c_loop => bench::Timing.new([0.0005] * 3))
     settings = bench::Settings.new(count: 3, rounds: 3, threads: 1, warmup: 3, mem_mb: 10, graph: false, format: 'csv')
     expect(bench::Report.new(settings, [gem_spawn, c_loop], [step]).csv).to eq(<<~CSV)
       heap_mb,group,case,min_us,median_us,max_us,ratio

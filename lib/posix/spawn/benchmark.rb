@@ -26,6 +26,12 @@ module POSIX
         Array.new(parts) { |i| count / parts + (i < count % parts ? 1 : 0) }
       end
 
+      def median(values)
+        sorted = values.sort
+        middle = sorted.size / 2
+        sorted.size.odd? ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+      end
+
       # The full path of PROGRAM on PATH, as `command -v` prints it, or nil.
       def which(program)
         ENV.fetch('PATH', '').split(File::PATH_SEPARATOR).map { |dir| File.join(dir, program) }

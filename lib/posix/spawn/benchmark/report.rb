@@ -5,8 +5,8 @@ module POSIX
   module Spawn
     module Benchmark
       # The measurements of one run as a table for people (`table`), or as `csv` or `json` for programs.
-      # Times are microseconds per operation; a ratio is a case's median over its group baseline's median
-      # at the same heap size, both from this run.
+      # Times are microseconds per operation; a ratio is the median over the rounds of a case's time over
+      # its group baseline's in the same round (Timing#ratio_to).
       class Report
         NAME_WIDTH = 40
 
@@ -66,12 +66,12 @@ module POSIX
         end
 
         # --graph: the median of every case at every heap size, and how the largest heap compares to the
-        # smallest, as measured and net of the machine's drift. Steps run minutes apart, so load from the
-        # rest of the machine changes between them; the C loop runs in a process of its own, whose time
-        # cannot depend on this JVM's heap, so its own largest/smallest ratio is that drift.
+        # smallest, as measured and net of the machine's drift. Steps run minutes apart and load from the
+        # rest of the machine changes in between, but not within a round: so the second ratio compares the
+        # case's time relative to the C loop's in the same rounds, a separate process whose time this JVM's
+        # heap cannot change.
         def heap_table
           first, last = @steps.first, @steps.last
-          growth = ->(c) { last.timings[c].median / first.timings[c].median }
           control = @cases.grep(CReference).find(&:full_path?)
           lines = ['median µs per operation, by live heap (MB)',
                    format("  %-#{NAME_WIDTH}s%s %12s %14s", '', @steps.map { |s| format('%7d', s.heap_mb) }.join,
@@ -82,12 +82,17 @@ module POSIX
               next lines << format("  %-#{NAME_WIDTH}s %s", c.name, c.reason) unless first.timings[c]
 
               medians = @steps.map { |s| format('%7.0f', s.timings[c].median * 1e6) }.join
-              net = control ? format('%.2f', growth[c] / growth[control]) : '-'
-              lines << format("  %-#{NAME_WIDTH}s%s %12.2f %14s", c.name, medians, growth[c], net)
+              growth = last.timings[c].median / first.timings[c].median
+              net = control ? format('%.2f', relative(last, c, control) / relative(first, c, control)) : '-'
+              lines << format("  %-#{NAME_WIDTH}s%s %12.2f %14s", c.name, medians, growth, net)
             end
           end
-          lines << '' << "net of drift: divided by #{control.name}'s own ratio, the machine's drift between the steps" if control
+          lines << '' << "net of drift: the same ratio, of times relative to #{control.name}'s in the same rounds" if control
           lines
+        end
+
+        def relative(step, c, other)
+          step.timings[c].ratio_to(step.timings[other])
         end
 
         def each_group
@@ -104,10 +109,10 @@ module POSIX
           end
         end
 
-        # The case's median over its group baseline's at that step, or nil when the baseline is not available.
+        # The case's time relative to its group baseline's at that step, or nil when the baseline is not available.
         def ratio(step, c)
-          baseline = step.timings.find { |other, _| other.name == GROUPS.fetch(c.group).baseline }&.last
-          baseline && step.timings[c].median / baseline.median
+          baseline = step.timings.keys.find { |other| other.name == GROUPS.fetch(c.group).baseline }
+          baseline && relative(step, c, baseline)
         end
 
         def ratio_text(step, c)

@@ -1,13 +1,35 @@
 module POSIX
   module Spawn
     module Benchmark
-      # Seconds per operation over the rounds of one case.
-      Timing = Struct.new(:min, :median, :max) do
-        def self.of(times)
-          sorted = times.sort
-          middle = sorted.size / 2
-          median = sorted.size.odd? ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-          new(sorted.first, median, sorted.last)
+      # Seconds per operation of one case, round by round.
+      class Timing
+        attr_reader :rounds
+
+        def initialize(rounds)
+          @rounds = rounds
+        end
+
+        def min
+          rounds.min
+        end
+
+        def median
+          Benchmark.median(rounds)
+        end
+
+        def max
+          rounds.max
+        end
+
+        def to_a
+          [min, median, max]
+        end
+
+        # The median over the rounds of this case's time over OTHER's in the same round. Rounds are seconds
+        # apart and the cases take turns within each, so load that comes and goes over a run of minutes
+        # cancels out, which a ratio of the two medians would not do.
+        def ratio_to(other)
+          Benchmark.median(rounds.zip(other.rounds).map { |mine, theirs| mine / theirs })
         end
       end
 
@@ -44,7 +66,7 @@ module POSIX
               times[c] << c.time_per_op(operations, @settings.threads)
             end
           end
-          times.transform_values { |t| Timing.of(t) }
+          times.transform_values { |t| Timing.new(t) }
         end
       end
 
