@@ -1,0 +1,60 @@
+require 'rbconfig'
+require 'tmpdir'
+require 'fileutils'
+
+module POSIX
+  module Spawn
+    module Benchmark
+      # The floor to compare against: spawn_loop.c, compiled at run time (the gem ships no binary) and run
+      # as a subprocess that times its own spawns, so neither compiling nor starting it is counted.
+      class CReference
+        SOURCE = File.expand_path('spawn_loop.c', __dir__)
+
+        # Why there is no C reference on this machine.
+        class NotCompiled < StandardError; end
+
+        # Compiles spawn_loop.c into a temporary directory removed at exit, and returns the binary's path.
+        # Raises NotCompiled when there is no C compiler or it fails.
+        def self.compile
+          compiler = [ENV['CC'], 'cc', 'gcc', 'clang'].compact.find { |cc| Benchmark.which(cc) }
+          raise NotCompiled, 'no C compiler found (set CC to use one)' unless compiler
+
+          dir = Dir.mktmpdir('posix-spawn-benchmark')
+          at_exit { FileUtils.rm_rf(dir) }
+          binary = File.join(dir, 'spawn_loop')
+          log = IO.popen([compiler, '-O2', '-pthread', '-o', binary, SOURCE, err: [:child, :out]], &:read)
+          raise NotCompiled, "#{compiler} could not compile #{File.basename(SOURCE)}: #{log.strip}" unless $?.success?
+
+          binary
+        end
+
+        attr_reader :name, :group
+
+        # mode - :search_path for posix_spawnp(program), :full_path for posix_spawn(program).
+        def initialize(binary, name, mode, program)
+          @binary = binary
+          @name = name
+          @group = :spawn
+          @mode = mode == :search_path ? 'p' : 'f'
+          @program = program
+        end
+
+        def full_path?
+          @mode == 'f'
+        end
+
+        def warm_up(count)
+          time_per_op(count, 1)
+        end
+
+        # Seconds per spawn, as spawn_loop measured them.
+        def time_per_op(count, threads)
+          output = IO.popen([@binary, count.to_s, threads.to_s, @mode, @program], &:read)
+          raise "#{@binary} failed: #{$?.inspect}" unless $?.success?
+
+          Float(output) / 1e6
+        end
+      end
+    end
+  end
+end

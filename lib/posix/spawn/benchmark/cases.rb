@@ -1,0 +1,113 @@
+require 'open3'
+require 'tmpdir'
+
+module POSIX
+  module Spawn
+    module Benchmark
+      # The kinds of work compared. A case's ratio is to its group's baseline: this gem's way of doing it.
+      Group = Struct.new(:title, :baseline)
+      GROUPS = {
+        spawn: Group.new('spawn `true` and wait for it', 'POSIX::Spawn.spawn'),
+        capture: Group.new('run `head -c SIZE /dev/zero` and capture its output', 'POSIX::Spawn::Child 1 MiB'),
+      }.freeze
+
+      # A case timed in this JRuby. The block does one operation and returns true when the child did
+      # what it should (checked while warming up, not while timing).
+      class RubyCase
+        attr_reader :name, :group
+
+        def initialize(name, group, &operation)
+          @name = name
+          @group = group
+          @operation = operation
+        end
+
+        def warm_up(count)
+          count.times { @operation.call or raise "#{name}: the child did not do what it should" }
+        end
+
+        # Seconds per operation for COUNT operations shared out among THREADS threads.
+        def time_per_op(count, threads)
+          started = Benchmark.now
+          if threads == 1
+            count.times { @operation.call }
+          else
+            Benchmark.shares(count, threads).map { |n| Thread.new { n.times { @operation.call } } }.each(&:join)
+          end
+          (Benchmark.now - started) / count
+        end
+      end
+
+      # A case that cannot run here: reported with the reason instead of a time.
+      Unavailable = Struct.new(:name, :group, :reason)
+
+      # Reported in place of the MRI gem's fork+exec row.
+      NO_FSPAWN = 'fspawn (fork+exec) is not measured: the JVM cannot fork, and POSIX::Spawn.fspawn raises NotImplementedError'
+
+      module Cases
+        module_function
+
+        # Every case, in report order.
+        def all
+          [
+            RubyCase.new('POSIX::Spawn.spawn', :spawn) { waited(POSIX::Spawn.spawn('true')) },
+            RubyCase.new('POSIX::Spawn.spawn chdir: Dir.tmpdir', :spawn) { waited(POSIX::Spawn.spawn('true', chdir: Dir.tmpdir)) },
+            RubyCase.new('POSIX::Spawn.spawn umask: 0o077', :spawn) { waited(POSIX::Spawn.spawn('true', umask: 0o077)) },
+            RubyCase.new('POSIX::Spawn.spawn close_others: false', :spawn) { waited(POSIX::Spawn.spawn('true', close_others: false)) },
+            *c_reference,
+            RubyCase.new('Process.spawn', :spawn) { waited(Process.spawn('true')) },
+            RubyCase.new('Kernel#system', :spawn) { system('true') },
+            RubyCase.new('ProcessBuilder start + waitFor', :spawn) { java.lang.ProcessBuilder.new('true').inheritIO.start.waitFor.zero? },
+            *child(MB, 16 * MB),
+            RubyCase.new('Open3.capture3 1 MiB', :capture) do
+              out, _err, status = Open3.capture3(*head(MB))
+              status.success? && out.bytesize == MB
+            end,
+            RubyCase.new('ProcessBuilder + drain threads 1 MiB', :capture) { process_builder_capture(MB) },
+          ]
+        end
+
+        def waited(pid)
+          Process.wait(pid)
+          $?.success?
+        end
+
+        # posix_spawnp searches PATH in the child, with one failed execve per entry before the right one;
+        # this gem looks the program up once, in the parent. So the loop runs both ways.
+        def c_reference
+          c_loop = CReference.compile
+          path = Benchmark.which('true')
+          [CReference.new(c_loop, 'C posix_spawnp("true")', :search_path, 'true'),
+           CReference.new(c_loop, "C posix_spawn(\"#{path}\")", :full_path, path)]
+        rescue CReference::NotCompiled => e
+          [Unavailable.new('C posix_spawn loop', :spawn, "skipped: #{e.message}")]
+        end
+
+        def child(*sizes)
+          sizes.map do |size|
+            name = "POSIX::Spawn::Child #{size / MB} MiB"
+            next Unavailable.new(name, :capture, 'not available: POSIX::Spawn::Child is not in this build') unless defined?(POSIX::Spawn::Child)
+
+            RubyCase.new(name, :capture) { POSIX::Spawn::Child.new(*head(size)).out.bytesize == size }
+          end
+        end
+
+        def head(size)
+          ['head', '-c', size.to_s, '/dev/zero']
+        end
+
+        # What capturing takes with java.lang.Process: a thread per output pipe, so that neither fills up
+        # and stalls the child while the other is read.
+        def process_builder_capture(size)
+          process = java.lang.ProcessBuilder.new(*head(size)).start
+          process.getOutputStream.close
+          drains = [process.getInputStream, process.getErrorStream].map do |stream|
+            Thread.new { stream.to_io.then { |io| io.read.tap { io.close } } }
+          end
+          out, _err = drains.map(&:value)
+          process.waitFor.zero? && out.bytesize == size
+        end
+      end
+    end
+  end
+end
