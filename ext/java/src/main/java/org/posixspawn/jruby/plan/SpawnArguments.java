@@ -14,7 +14,6 @@ import jnr.constants.platform.RLIMIT;
 import org.jruby.Ruby;
 import org.jruby.RubyArray;
 import org.jruby.RubyBignum;
-import org.jruby.RubyFile;
 import org.jruby.RubyFixnum;
 import org.jruby.RubyHash;
 import org.jruby.RubyIO;
@@ -244,7 +243,7 @@ public final class SpawnArguments {
                 case "chdir": {
                     if (chdirGiven) throw runtime.newArgumentError("chdir option specified twice");
                     chdirGiven = true;
-                    RubyString dir = RubyFile.get_path(context, value);
+                    RubyString dir = filePath(value);
                     plan.chdirAsGiven = dir.toString();
                     plan.cwd = absolute(plan.chdirAsGiven);
                     return true;
@@ -332,7 +331,7 @@ public final class SpawnArguments {
                 for (int fd : redirectKeys(key)) childDups.add(new int[] { fd, source });
                 return;
             }
-            RubyString path = RubyFile.get_path(context, head);
+            RubyString path = filePath(head);
             IRubyObject mode = a.size() > 1 ? a.eltOk(1) : runtime.getNil();
             int flags;
             if (mode.isNil()) flags = O_RDONLY;
@@ -343,7 +342,7 @@ public final class SpawnArguments {
             return;
         }
         if (value instanceof RubyString) {
-            RubyString path = RubyFile.get_path(context, value);
+            RubyString path = filePath(value);
             boolean allOutputs = true;
             for (int fd : redirectKeys(key)) allOutputs &= fd == 1 || fd == 2;
             openFile(key, path, allOutputs ? O_WRONLY_CREAT_TRUNC : O_RDONLY, 0644);
@@ -500,6 +499,17 @@ public final class SpawnArguments {
         RubyString s = v.convertToString();
         if (s.getByteList().indexOf(0) >= 0) throw runtime.newArgumentError("string contains null byte");
         return s;
+    }
+
+    /**
+     * MRI: FilePathValue: a String or to_path (TypeError otherwise) with no NUL byte (ArgumentError). Not
+     * RubyFile.get_path, whose NUL check has the message of a plain String's.
+     */
+    private RubyString filePath(IRubyObject v) {
+        IRubyObject named = !(v instanceof RubyString) && v.respondsTo("to_path") ? v.callMethod(context, "to_path") : v;
+        RubyString path = named.convertToString();
+        if (path.getByteList().indexOf(0) >= 0) throw runtime.newArgumentError("path name contains null byte");
+        return path;
     }
 
     /** MRI: NUM2LONG / rb_to_int: an Integer or something with to_int. */
