@@ -238,7 +238,7 @@ public final class SpawnArguments {
                 case "unsetenv_others":
                     if (unsetenvOthersGiven) throw runtime.newArgumentError("unsetenv_others option specified twice");
                     unsetenvOthersGiven = true;
-                    unsetenvOthers = value.isTrue();
+                    unsetenvOthers = toBoolean(value, "unsetenv_others");
                     return true;
                 case "chdir": {
                     if (chdirGiven) throw runtime.newArgumentError("chdir option specified twice");
