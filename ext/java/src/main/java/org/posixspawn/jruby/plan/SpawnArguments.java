@@ -18,6 +18,7 @@ import org.jruby.RubyFixnum;
 import org.jruby.RubyHash;
 import org.jruby.RubyIO;
 import org.jruby.RubyInteger;
+import org.jruby.RubyNumeric;
 import org.jruby.RubyString;
 import org.jruby.RubySymbol;
 import org.jruby.runtime.ThreadContext;
@@ -512,10 +513,9 @@ public final class SpawnArguments {
         return path;
     }
 
-    /** MRI: NUM2LONG / rb_to_int: an Integer or something with to_int. */
+    /** MRI: NUM2LONG: an Integer, a Float (truncated) or something with to_int; nil has its own message. */
     private long toLong(IRubyObject v) {
-        RubyInteger i = v instanceof RubyInteger ? (RubyInteger) v : (RubyInteger) TypeConverter.convertToType(v, runtime.getInteger(), "to_int");
-        return i.getLongValue();
+        return RubyNumeric.num2long(v);
     }
 
     /** MRI: NUM2RLIM: an Integer up to 2**64-1 (RLIM_INFINITY), kept as unsigned bits. */
