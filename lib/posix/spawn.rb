@@ -89,6 +89,7 @@ module POSIX
     # Kernel#` with posix_spawn: run the command (a shell command line, as Kernel#` does) and
     # return its standard output. $? holds the Process::Status.
     def `(cmd)
+      cmd = '' + cmd # Kernel#`'s StringValue: TypeError unless a String (or to_str); an Array is no command line
       reader, writer = IO.pipe
       begin
         pid = spawn(cmd, out: writer)
