@@ -3,6 +3,8 @@ package org.posixspawn.jruby.os;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -24,15 +26,21 @@ final class FsThread {
         return t;
     });
     private final int unshareErrno;
+    /** The thread's own /proc entry ("PID/task/TID"), where the children it spawned are listed. */
+    private final String procTask;
 
     private FsThread() {
         int err;
+        String task;
         try {
             err = executor.submit(() -> Native.libc.unshare(CLONE_FS) == 0 ? 0 : Native.errno()).get();
+            task = executor.submit(() -> Files.readSymbolicLink(Paths.get("/proc/thread-self")).toString()).get();
         } catch (InterruptedException | ExecutionException e) {
             err = -1;
+            task = null;
         }
         unshareErrno = err;
+        procTask = task;
     }
 
     private static final class Holder {
@@ -57,12 +65,32 @@ final class FsThread {
         throw new IllegalStateException("cannot read the process umask from /proc/self/status");
     }
 
+    /** The pids of the live (or unreaped) children this thread spawned. */
+    Set<Long> children() {
+        Set<Long> pids = new HashSet<>();
+        try {
+            String list = new String(Files.readAllBytes(Paths.get("/proc", procTask, "children")), StandardCharsets.US_ASCII);
+            for (String pid : list.trim().split(" ")) if (!pid.isEmpty()) pids.add(Long.parseLong(pid));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot list the children of the spawning thread: " + e.getMessage(), e);
+        }
+        return pids;
+    }
+
+    <T> Future<T> submit(Callable<T> task) {
+        return executor.submit(task);
+    }
+
     /**
      * Runs {@code task} on this thread. Waits through interrupts (the child must be known before anyone
      * leaves, or it would become a zombie) and restores the interrupt flag afterwards.
      */
     <T> T call(Callable<T> task) throws SpawnFailure {
-        Future<T> future = executor.submit(task);
+        return await(executor.submit(task));
+    }
+
+    /** The result of {@code future}, waiting through interrupts (restored afterwards). */
+    static <T> T await(Future<T> future) throws SpawnFailure {
         boolean interrupted = false;
         try {
             while (true) {

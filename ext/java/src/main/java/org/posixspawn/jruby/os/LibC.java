@@ -20,6 +20,7 @@ public interface LibC {
     int posix_spawn_file_actions_destroy(Pointer actions);
     int posix_spawn_file_actions_adddup2(Pointer actions, int fd, int newfd);
     int posix_spawn_file_actions_addclose(Pointer actions, int fd);
+    int posix_spawn_file_actions_addopen(Pointer actions, int fd, Pointer path, int flags, int mode);
     /** glibc 2.29+, musl 1.1.24+, macOS 10.15+: looked up before use. */
     int posix_spawn_file_actions_addchdir_np(Pointer actions, Pointer path);
     /** glibc 2.34+: looked up before use. */
@@ -43,6 +44,7 @@ public interface LibC {
     @SaveError int chdir(Pointer path);
     @SaveError int access(Pointer path, int mode);
     int umask(int mask);
+    @SaveError int mkfifo(Pointer path, int mode);
     @SaveError int unshare(int flags);
     @SaveError @pid_t long waitpid(@pid_t long pid, Pointer status, int options);
     @SaveError int kill(@pid_t long pid, int signal);

@@ -38,27 +38,44 @@ public final class Spawner {
         try {
             if (!plan.executableFound) throw new SpawnFailure(Native.ENOENT, plan.commandName);
             boolean needsChdir = !plan.cwd.equals(PROCESS_CWD);
-            if (plan.umask < 0 && (!needsChdir || Features.addchdir())) {
-                long pid = posixSpawn(plan, opened, needsChdir);
+            if (plan.rlimits.isEmpty() && plan.umask < 0 && (!needsChdir || Features.addchdir())) {
+                long pid = posixSpawn(plan, opened, needsChdir, null);
                 Route.record(Route.POSIX_SPAWN);
                 return pid;
             }
             FsThread fs = FsThread.get();
-            if (fs == null) {
-                throw new UnsupportedOperationException(plan.umask >= 0
-                        ? ":umask needs Linux (a thread with its own umask); this platform has none"
-                        : ":chdir needs posix_spawn_file_actions_addchdir_np or Linux; this platform has neither");
+            if (fs == null) throw new UnsupportedOperationException(unsupported(plan));
+            long pid;
+            if (plan.rlimits.isEmpty()) {
+                pid = fs.call(() -> {
+                    prepareThread(plan);
+                    return posixSpawn(plan, opened, false, null);
+                });
+            } else {
+                ResourceLimitGate gate = ResourceLimitGate.get();
+                pid = gate.spawn(fs, plan.rlimits, before -> {
+                    before.put(fs.children());
+                    prepareThread(plan);
+                    return posixSpawn(plan, opened, false, gate.path());
+                });
             }
-            long pid = fs.call(() -> {
-                changeDirectoryOfThisThread(plan);
-                Native.libc.umask(plan.umask >= 0 ? plan.umask : FsThread.processUmask());
-                return posixSpawn(plan, opened, false);
-            });
             Route.record(Route.FS_THREAD);
             return pid;
         } finally {
             for (int fd : opened.values()) Native.libc.close(fd);
         }
+    }
+
+    private static String unsupported(SpawnPlan plan) {
+        if (!plan.rlimits.isEmpty()) return ":rlimit_* needs Linux (prlimit on a held child); this platform is not";
+        if (plan.umask >= 0) return ":umask needs Linux (a thread with its own umask); this platform is not";
+        return ":chdir needs posix_spawn_file_actions_addchdir_np or Linux; this platform has neither";
+    }
+
+    /** On the FsThread: give it the plan's directory and umask, which the child inherits. */
+    private static void prepareThread(SpawnPlan plan) throws SpawnFailure {
+        changeDirectoryOfThisThread(plan);
+        Native.libc.umask(plan.umask >= 0 ? plan.umask : FsThread.processUmask());
     }
 
     // MRI: rb_execarg_parent_start1 opens redirect files in the parent, so their errors name the path.
@@ -95,10 +112,12 @@ public final class Spawner {
         }
     }
 
-    private static long posixSpawn(SpawnPlan plan, Map<FileToOpen, Integer> opened, boolean chdirAction) throws SpawnFailure {
+    /** One posix_spawn from this thread; {@code gate}, if not null, is a FIFO the child opens first (see ResourceLimitGate). */
+    private static long posixSpawn(SpawnPlan plan, Map<FileToOpen, Integer> opened, boolean chdirAction, byte[] gate) throws SpawnFailure {
         byte[] cwd = plan.cwd.getBytes(StandardCharsets.UTF_8);
         long size = NativeBlock.align(8) + ATTR_SIZE + ACTIONS_SIZE + 2L * SIGSET_SIZE + NativeBlock.sizeOfArray(plan.argv)
-                + NativeBlock.sizeOfArray(plan.envp) + NativeBlock.align(plan.executable.length + 1) + NativeBlock.align(cwd.length + 1);
+                + NativeBlock.sizeOfArray(plan.envp) + NativeBlock.align(plan.executable.length + 1) + NativeBlock.align(cwd.length + 1)
+                + (gate == null ? 0 : NativeBlock.align(gate.length + 1));
         try (NativeBlock mem = new NativeBlock(size)) {
             Pointer pid = mem.reserve(8);
             Pointer attr = mem.reserve(ATTR_SIZE);
@@ -108,7 +127,7 @@ public final class Spawner {
                 check(Native.libc.posix_spawn_file_actions_init(actions), plan);
                 try {
                     setAttributes(attr, plan, mem);
-                    addFileActions(actions, plan, opened, chdirAction ? mem.cString(cwd) : null);
+                    addFileActions(actions, plan, opened, chdirAction ? mem.cString(cwd) : null, gate == null ? null : mem.cString(gate));
                     Pointer envp = mem.cStringArray(plan.envp);
                     int err = Native.libc.posix_spawn(pid, mem.cString(plan.executable), actions, attr, mem.cStringArray(plan.argv), envp);
                     if (err == Native.ENOEXEC) err = spawnWithShell(pid, plan, actions, attr, envp);
@@ -153,7 +172,8 @@ public final class Spawner {
      * MRI: rb_execarg_run_options' order: redirects (all at once), :close, [:child, fd]; then what MRI
      * leaves to close-on-exec and JRuby cannot: closing everything else; then the directory.
      */
-    private static void addFileActions(Pointer actions, SpawnPlan plan, Map<FileToOpen, Integer> opened, Pointer chdir) throws SpawnFailure {
+    private static void addFileActions(Pointer actions, SpawnPlan plan, Map<FileToOpen, Integer> opened, Pointer chdir, Pointer gate)
+            throws SpawnFailure {
         int n = plan.redirects.size();
         int[] source = new int[n];
         Set<Integer> targets = new HashSet<>();
@@ -166,9 +186,14 @@ public final class Spawner {
         }
         for (int[] d : plan.childDups) highest = Math.max(highest, d[1]);
 
+        int spare = highest + 1;
+        if (gate != null) {
+            // Blocks here until ResourceLimitGate has set the limits; on a descriptor no redirect uses.
+            check(Native.libc.posix_spawn_file_actions_addopen(actions, spare, gate, Native.O_RDONLY, 0), plan);
+            check(Native.libc.posix_spawn_file_actions_addclose(actions, spare), plan);
+        }
         // A source that another redirect overwrites is first copied above every fd in play (MRI: run_exec_dup2's tmp fds).
         Map<Integer, Integer> moved = new HashMap<>();
-        int spare = highest + 1;
         for (int i = 0; i < n; i++) {
             int from = source[i];
             if (from != plan.redirects.get(i).childFd && targets.contains(from) && !moved.containsKey(from)) {
@@ -212,7 +237,7 @@ public final class Spawner {
     }
 
     private static void check(int err, SpawnPlan plan) throws SpawnFailure {
-        if (err != 0) throw new SpawnFailure(err, plan.commandName);
+        if (err != 0) throw failure(err, plan);
     }
 
     /**
@@ -221,6 +246,7 @@ public final class Spawner {
      * otherwise it is the program's.
      */
     private static SpawnFailure failure(int err, SpawnPlan plan) {
+        if (err == Errno.EBADF.intValue()) return new SpawnFailure(err, "dup2"); // a redirect source that is not open, as MRI says
         if (!plan.cwd.equals(PROCESS_CWD)) {
             File dir = new File(plan.cwd);
             int dirErr = !dir.exists() ? Native.ENOENT
