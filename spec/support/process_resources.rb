@@ -12,6 +12,12 @@ module ProcessResources
     end
   end
 
+  # What differs between two open_descriptors readings: { opened: {fd => target}, closed: {fd => target} }.
+  def descriptor_changes(before, after)
+    { opened: after.reject { |fd, target| before[fd] == target },
+      closed: before.reject { |fd, target| after[fd] == target } }
+  end
+
   # The processes whose parent is this one, as { pid => state } (state "Z" is a zombie).
   def children
     Dir.children('/proc').grep(/\A\d+\z/).each_with_object({}) do |pid, found|
