@@ -1,5 +1,6 @@
 package org.posixspawn.jruby.os;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -10,6 +11,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+
+import jnr.ffi.Pointer;
 
 /**
  * A thread with a working directory and umask of its own (Linux: {@code unshare(CLONE_FS)}), so that a
@@ -54,27 +57,47 @@ final class FsThread {
     }
 
     /** The process's umask, read without changing it: from the main thread's /proc status. */
-    static int processUmask() {
-        try {
-            for (String line : Files.readAllLines(Paths.get("/proc/self/status"), StandardCharsets.US_ASCII)) {
-                if (line.startsWith("Umask:")) return Integer.parseInt(line.substring(6).trim(), 8);
-            }
-        } catch (java.io.IOException | NumberFormatException e) {
-            // fall through
+    static int processUmask() throws SpawnFailure {
+        for (String line : readProcFile("/proc/self/status").split("\n")) {
+            if (line.startsWith("Umask:")) return Integer.parseInt(line.substring(6).trim(), 8);
         }
-        throw new IllegalStateException("cannot read the process umask from /proc/self/status");
+        throw new IllegalStateException("no Umask line in /proc/self/status");
     }
 
     /** The pids of the live (or unreaped) children this thread spawned. */
-    Set<Long> children() {
+    Set<Long> children() throws SpawnFailure {
         Set<Long> pids = new HashSet<>();
-        try {
-            String list = new String(Files.readAllBytes(Paths.get("/proc", procTask, "children")), StandardCharsets.US_ASCII);
-            for (String pid : list.trim().split(" ")) if (!pid.isEmpty()) pids.add(Long.parseLong(pid));
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("cannot list the children of the spawning thread: " + e.getMessage(), e);
-        }
+        String list = readProcFile("/proc/" + procTask + "/children");
+        for (String pid : list.trim().split(" ")) if (!pid.isEmpty()) pids.add(Long.parseLong(pid));
         return pids;
+    }
+
+    /**
+     * A /proc file's text, read with libc rather than java.nio so that a failure carries its errno: with
+     * the descriptor table full it is Errno::EMFILE for the caller, not a Java exception.
+     */
+    private static String readProcFile(String path) throws SpawnFailure {
+        byte[] name = path.getBytes(StandardCharsets.US_ASCII);
+        int chunk = 4096;
+        try (NativeBlock mem = new NativeBlock(NativeBlock.align(name.length + 1) + chunk)) {
+            int fd = Native.libc.open(mem.cString(name), Native.O_RDONLY | Native.O_CLOEXEC, 0);
+            if (fd < 0) throw new SpawnFailure(Native.errno(), path);
+            try {
+                Pointer buffer = mem.reserve(chunk);
+                ByteArrayOutputStream text = new ByteArrayOutputStream();
+                long n;
+                while ((n = Native.libc.read(fd, buffer, chunk)) != 0) {
+                    if (n < 0 && Native.errno() == Native.EINTR) continue;
+                    if (n < 0) throw new SpawnFailure(Native.errno(), path);
+                    byte[] bytes = new byte[(int) n];
+                    buffer.get(0, bytes, 0, bytes.length);
+                    text.write(bytes, 0, bytes.length);
+                }
+                return new String(text.toByteArray(), StandardCharsets.US_ASCII);
+            } finally {
+                Native.libc.close(fd);
+            }
+        }
     }
 
     <T> Future<T> submit(Callable<T> task) {
