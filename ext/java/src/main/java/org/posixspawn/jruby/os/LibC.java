@@ -32,7 +32,6 @@ public interface LibC {
     int posix_spawnattr_setsigmask(Pointer attr, Pointer sigset);
     int posix_spawnattr_setsigdefault(Pointer attr, Pointer sigset);
     int sigemptyset(Pointer sigset);
-    int sigfillset(Pointer sigset);
 
     @SaveError int open(Pointer path, int flags, int mode);
     @SaveError int close(int fd);
