@@ -5,12 +5,12 @@ require 'fileutils'
 # every child must report exactly its own, whether it ran by posix_spawn from the calling thread or
 # through the FS thread (:umask), which are interleaved.
 RSpec.describe 'concurrent spawns' do
-  THREADS = 8
+  SPAWNING_THREADS = 8
   UMASKS = [0o002, 0o007, 0o022, 0o027, 0o033, 0o037, 0o066, 0o077].freeze
   # Prints the child's token, directory, umask and each open descriptor with its target. The glob's own
   # directory handle is closed again by the time it is tested; readlink runs as a child of the shell, so
   # the shell opens nothing more while the list is printed.
-  REPORT = <<~'SH'.freeze
+  CHILD_REPORT_SCRIPT = <<~'SH'.freeze
     printf '%s\n' "$TOKEN"; pwd; umask
     for f in /proc/$$/fd/*; do [ -e "$f" ] || continue; printf '%s ' "${f##*/}"; readlink "$f"; done
   SH
@@ -23,7 +23,7 @@ RSpec.describe 'concurrent spawns' do
     options = { chdir: dir, in: '/dev/null', out: writer, err: [:child, :out], 3 => extra }
     options[:umask] = umask if umask
     pipe = File.readlink("/proc/self/fd/#{writer.fileno}")
-    pid = POSIX::Spawn.spawn({ 'TOKEN' => token }, 'sh', '-c', REPORT, options)
+    pid = POSIX::Spawn.spawn({ 'TOKEN' => token }, 'sh', '-c', CHILD_REPORT_SCRIPT, options)
     writer.close
     report = reader.read
     Process.wait(pid)
@@ -42,10 +42,10 @@ RSpec.describe 'concurrent spawns' do
   end
 
   def run_threads(rounds)
-    dirs = Array.new(THREADS) { |i| Dir.mktmpdir("posix-spawn-thread-#{i}-") }
+    dirs = Array.new(SPAWNING_THREADS) { |i| Dir.mktmpdir("posix-spawn-thread-#{i}-") }
     extras = dirs.map { |dir| File.open(File.join(dir, 'extra'), 'w') }
     failures = Queue.new
-    threads = Array.new(THREADS) do |index|
+    threads = Array.new(SPAWNING_THREADS) do |index|
       Thread.new do
         rounds.times do |round|
           report, expected, status = spawn_and_report(index, round, File.realpath(dirs[index]), extras[index])
@@ -66,7 +66,7 @@ RSpec.describe 'concurrent spawns' do
   end
 
   { 50 => {}, 1_000 => { long: true } }.each do |rounds, tags|
-    it "#{THREADS} threads x #{rounds} spawns: each child has exactly its own env, cwd, umask and descriptors", **tags do
+    it "#{SPAWNING_THREADS} threads x #{rounds} spawns: each child has exactly its own env, cwd, umask and descriptors", **tags do
       descriptors = descriptors_but_selectors
       run_threads(rounds)
       expect(ProcessResources.children).to be_empty

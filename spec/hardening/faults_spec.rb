@@ -6,12 +6,12 @@ require 'fileutils'
 # directory, path not writable), the spawn raises in the parent, leaves nothing behind, and the next one
 # works. The table and process limits are set in a JRuby of its own, so this one keeps its limits.
 RSpec.describe 'faults' do
-  LIB = File.expand_path('../../lib', __dir__)
-  SUPPORT = File.expand_path('../support', __dir__)
+  GEM_LIB_DIR = File.expand_path('../../lib', __dir__)
+  SPEC_SUPPORT_DIR = File.expand_path('../support', __dir__)
 
   # Runs `script` in another JRuby (prefixed by `wrapper`, e.g. setpriv) and returns its last line as JSON.
   def in_jruby(script, wrapper: [], env: {})
-    output = IO.popen(env, [*wrapper, *JRubyLauncher.command, '-I', LIB, '-I', SUPPORT, '-e', script], err: %i[child out], &:read)
+    output = IO.popen(env, [*wrapper, *JRubyLauncher.command, '-I', GEM_LIB_DIR, '-I', SPEC_SUPPORT_DIR, '-e', script], err: %i[child out], &:read)
     raise "the JRuby failed (#{$?.inspect}):\n#{output}" unless $?.success?
 
     JSON.parse(output.lines.last)
@@ -130,7 +130,7 @@ RSpec.describe 'faults' do
         File.join(home, File.basename(word))
       end
       wrapper = [setpriv, '--reuid=nobody', '--regid=nogroup', '--clear-groups']
-      output = IO.popen({ 'HOME' => home }, [*wrapper, *launcher, '-I', LIB, '-I', SUPPORT, '-e', PROCESS_LIMIT],
+      output = IO.popen({ 'HOME' => home }, [*wrapper, *launcher, '-I', GEM_LIB_DIR, '-I', SPEC_SUPPORT_DIR, '-e', PROCESS_LIMIT],
                         err: %i[child out], chdir: home, &:read)
       expect($?).to be_success, output
       report = JSON.parse(output.lines.last)
