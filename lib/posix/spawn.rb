@@ -89,6 +89,7 @@ module POSIX
     # Kernel#` with posix_spawn: run the command (a shell command line, as Kernel#` does) and
     # return its standard output. $? holds the Process::Status.
     def `(cmd)
+      cmd = '' + cmd # Kernel#`'s StringValue: TypeError unless a String (or to_str); an Array is no command line
       reader, writer = IO.pipe
       begin
         pid = spawn(cmd, out: writer)
@@ -111,18 +112,18 @@ module POSIX
     def popen4(*args)
       args = args.dup
       options = args.last.respond_to?(:to_hash) && args.size > 1 ? args.pop.to_hash.dup : {}
-      child_in, stdin = IO.pipe
-      stdout, child_out = IO.pipe
-      stderr, child_err = IO.pipe
-      parent_ends = [stdin, stdout, stderr]
+      pipes = []
       begin
+        3.times { pipes << IO.pipe } # any of them may fail (EMFILE): those made are closed below
+        (child_in, stdin), (stdout, child_out), (stderr, child_err) = pipes
         pid = spawn(*args, options.merge(in: child_in, out: child_out, err: child_err))
       rescue Exception
-        parent_ends.each(&:close)
+        pipes.flatten.each { |io| io.close unless io.closed? }
         raise
       ensure
-        [child_in, child_out, child_err].each(&:close)
+        [child_in, child_out, child_err].compact.each { |io| io.close unless io.closed? }
       end
+      parent_ends = [stdin, stdout, stderr]
       stdin.sync = true
       return [pid, *parent_ends] unless block_given?
 

@@ -1,8 +1,7 @@
 package org.posixspawn.jruby.os;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -11,6 +10,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import jnr.ffi.Pointer;
+
 /**
  * A thread with a working directory and umask of its own (Linux: {@code unshare(CLONE_FS)}), so that a
  * child spawned from it can start with a given umask, or in a given directory where libc has no
@@ -18,7 +19,7 @@ import java.util.concurrent.Future;
  * creating thread's cwd and umask; setting them here changes nothing anyone else can see.
  */
 final class FsThread {
-    private static final int CLONE_FS = 0x200;
+    private static final int CLONE_FS = 0x200, SEEK_SET = 0;
 
     private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "posix-spawn-fs");
@@ -26,21 +27,22 @@ final class FsThread {
         return t;
     });
     private final int unshareErrno;
-    /** The thread's own /proc entry ("PID/task/TID"), where the children it spawned are listed. */
-    private final String procTask;
+    /**
+     * The thread's own /proc children list, opened once: re-reading it while a child is held at the rlimit
+     * gate must not need a new descriptor, which a full table would refuse, leaving the child held.
+     */
+    private final int childrenFd;
 
     private FsThread() {
-        int err;
-        String task;
+        int err, fd = -1;
         try {
             err = executor.submit(() -> Native.libc.unshare(CLONE_FS) == 0 ? 0 : Native.errno()).get();
-            task = executor.submit(() -> Files.readSymbolicLink(Paths.get("/proc/thread-self")).toString()).get();
+            if (err == 0) fd = executor.submit(() -> openProcFile("/proc/thread-self/children")).get();
         } catch (InterruptedException | ExecutionException e) {
             err = -1;
-            task = null;
         }
         unshareErrno = err;
-        procTask = task;
+        childrenFd = fd;
     }
 
     private static final class Holder {
@@ -50,31 +52,63 @@ final class FsThread {
     /** The thread, or null where it cannot exist (not Linux, or unshare refused). */
     static FsThread get() {
         FsThread t = Holder.INSTANCE;
-        return t != null && t.unshareErrno == 0 ? t : null;
+        return t != null && t.unshareErrno == 0 && t.childrenFd >= 0 ? t : null;
     }
 
     /** The process's umask, read without changing it: from the main thread's /proc status. */
-    static int processUmask() {
-        try {
-            for (String line : Files.readAllLines(Paths.get("/proc/self/status"), StandardCharsets.US_ASCII)) {
-                if (line.startsWith("Umask:")) return Integer.parseInt(line.substring(6).trim(), 8);
-            }
-        } catch (java.io.IOException | NumberFormatException e) {
-            // fall through
+    static int processUmask() throws SpawnFailure {
+        for (String line : readProcFile("/proc/self/status").split("\n")) {
+            if (line.startsWith("Umask:")) return Integer.parseInt(line.substring(6).trim(), 8);
         }
-        throw new IllegalStateException("cannot read the process umask from /proc/self/status");
+        throw new IllegalStateException("no Umask line in /proc/self/status");
     }
 
     /** The pids of the live (or unreaped) children this thread spawned. */
-    Set<Long> children() {
+    Set<Long> children() throws SpawnFailure {
         Set<Long> pids = new HashSet<>();
-        try {
-            String list = new String(Files.readAllBytes(Paths.get("/proc", procTask, "children")), StandardCharsets.US_ASCII);
-            for (String pid : list.trim().split(" ")) if (!pid.isEmpty()) pids.add(Long.parseLong(pid));
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("cannot list the children of the spawning thread: " + e.getMessage(), e);
-        }
+        if (Native.libc.lseek(childrenFd, 0, SEEK_SET) < 0) throw new SpawnFailure(Native.errno(), "/proc/thread-self/children");
+        String list = readAll(childrenFd, "/proc/thread-self/children");
+        for (String pid : list.trim().split(" ")) if (!pid.isEmpty()) pids.add(Long.parseLong(pid));
         return pids;
+    }
+
+    /**
+     * A /proc file's text, read with libc rather than java.nio so that a failure carries its errno: with
+     * the descriptor table full it is Errno::EMFILE for the caller, not a Java exception.
+     */
+    private static String readProcFile(String path) throws SpawnFailure {
+        int fd = openProcFile(path);
+        try {
+            return readAll(fd, path);
+        } finally {
+            Native.libc.close(fd);
+        }
+    }
+
+    private static int openProcFile(String path) throws SpawnFailure {
+        byte[] name = path.getBytes(StandardCharsets.US_ASCII);
+        try (NativeBlock mem = new NativeBlock(NativeBlock.align(name.length + 1))) {
+            int fd = Native.libc.open(mem.cString(name), Native.O_RDONLY | Native.O_CLOEXEC, 0);
+            if (fd < 0) throw new SpawnFailure(Native.errno(), path);
+            return fd;
+        }
+    }
+
+    private static String readAll(int fd, String path) throws SpawnFailure {
+        int chunk = 4096;
+        try (NativeBlock mem = new NativeBlock(chunk)) {
+            Pointer buffer = mem.reserve(chunk);
+            ByteArrayOutputStream text = new ByteArrayOutputStream();
+            long n;
+            while ((n = Native.libc.read(fd, buffer, chunk)) != 0) {
+                if (n < 0 && Native.errno() == Native.EINTR) continue;
+                if (n < 0) throw new SpawnFailure(Native.errno(), path);
+                byte[] bytes = new byte[(int) n];
+                buffer.get(0, bytes, 0, bytes.length);
+                text.write(bytes, 0, bytes.length);
+            }
+            return new String(text.toByteArray(), StandardCharsets.US_ASCII);
+        }
     }
 
     <T> Future<T> submit(Callable<T> task) {

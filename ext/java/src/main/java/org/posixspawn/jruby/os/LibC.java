@@ -42,7 +42,6 @@ public interface LibC {
     int posix_spawnattr_setsigmask(Pointer attr, Pointer sigset);
     int posix_spawnattr_setsigdefault(Pointer attr, Pointer sigset);
     int sigemptyset(Pointer sigset);
-    int sigfillset(Pointer sigset);
 
     @SaveError int open(Pointer path, int flags, int mode);
     @SaveError int close(int fd);
@@ -56,6 +55,7 @@ public interface LibC {
     @SaveError @ssize_t long write(int fd, @In @Pinned ByteBuffer buf, @size_t long count);
     @SaveError int poll(Pointer fds, long nfds, int timeoutMillis);
     @SaveError int chdir(Pointer path);
+    @SaveError long lseek(int fd, long offset, int whence);
     @SaveError int access(Pointer path, int mode);
     int umask(int mask);
     @SaveError int mkfifo(Pointer path, int mode);

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
 import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import jnr.constants.platform.Errno;
@@ -75,7 +76,8 @@ final class ResourceLimitGate {
     long spawn(FsThread thread, List<ResourceLimit> limits, GatedSpawn spawnWithGate) throws SpawnFailure {
         SynchronousQueue<Set<Long>> before = new SynchronousQueue<>();
         Future<Long> spawned = thread.submit(() -> spawnWithGate.call(before));
-        Set<Long> known = takeUninterruptibly(before);
+        Set<Long> known = handedOver(before, spawned);
+        if (known == null) return FsThread.await(spawned); // the task failed before spawning: report its error
         long pid = heldChild(thread, known, spawned);
         if (pid < 0) return FsThread.await(spawned); // the child failed before reaching the gate
         int refused = setLimits(pid, limits);
@@ -98,7 +100,7 @@ final class ResourceLimitGate {
         Long call(SynchronousQueue<Set<Long>> before) throws Exception;
     }
 
-    private static long heldChild(FsThread thread, Set<Long> known, Future<Long> spawned) {
+    private static long heldChild(FsThread thread, Set<Long> known, Future<Long> spawned) throws SpawnFailure {
         while (true) {
             Set<Long> now = thread.children();
             now.removeAll(known);
@@ -149,12 +151,18 @@ final class ResourceLimitGate {
         }
     }
 
-    private static Set<Long> takeUninterruptibly(SynchronousQueue<Set<Long>> queue) {
+    /**
+     * The children the task hands over before it spawns, or null when it ended without (it failed first,
+     * say listing /proc with no descriptor left): waiting on the queue alone would then wait forever.
+     */
+    private static Set<Long> handedOver(SynchronousQueue<Set<Long>> queue, Future<Long> spawned) {
         boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    return queue.take();
+                    Set<Long> known = queue.poll(POLL_NANOS, TimeUnit.NANOSECONDS);
+                    if (known != null) return known;
+                    if (spawned.isDone()) return queue.poll();
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }

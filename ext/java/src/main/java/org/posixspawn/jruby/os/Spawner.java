@@ -3,6 +3,7 @@ package org.posixspawn.jruby.os;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -158,11 +159,11 @@ public final class Spawner {
         short flags = Native.POSIX_SPAWN_SETSIGMASK | Native.POSIX_SPAWN_SETSIGDEF;
         Pointer none = mem.reserve(SIGSET_SIZE), all = mem.reserve(SIGSET_SIZE);
         Native.libc.sigemptyset(none);
-        Native.libc.sigfillset(all);
-        // glibc's sigfillset leaves out its internal signals 32 and 33, and its posix_spawn then sets them
-        // to SIG_IGN in the child, where they stay ignored after exec. Setting their bits directly makes
-        // the child start with every signal at its default, as after MRI's fork+exec.
-        if (Native.LINUX) all.putLong(0, -1L);
+        // Every bit, not sigfillset: glibc's leaves out its internal signals (32 and 33), which its
+        // posix_spawn then sets to SIG_IGN in the child, and exec keeps them ignored.
+        byte[] everySignal = new byte[SIGSET_SIZE];
+        Arrays.fill(everySignal, (byte) 0xff);
+        all.put(0, everySignal, 0, everySignal.length);
         check(Native.libc.posix_spawnattr_setsigmask(attr, none), plan);
         check(Native.libc.posix_spawnattr_setsigdefault(attr, all), plan);
         if (plan.pgroup >= 0) {

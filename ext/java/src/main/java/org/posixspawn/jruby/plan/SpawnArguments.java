@@ -14,11 +14,11 @@ import jnr.constants.platform.RLIMIT;
 import org.jruby.Ruby;
 import org.jruby.RubyArray;
 import org.jruby.RubyBignum;
-import org.jruby.RubyFile;
 import org.jruby.RubyFixnum;
 import org.jruby.RubyHash;
 import org.jruby.RubyIO;
 import org.jruby.RubyInteger;
+import org.jruby.RubyNumeric;
 import org.jruby.RubyString;
 import org.jruby.RubySymbol;
 import org.jruby.runtime.ThreadContext;
@@ -239,12 +239,12 @@ public final class SpawnArguments {
                 case "unsetenv_others":
                     if (unsetenvOthersGiven) throw runtime.newArgumentError("unsetenv_others option specified twice");
                     unsetenvOthersGiven = true;
-                    unsetenvOthers = value.isTrue();
+                    unsetenvOthers = toBoolean(value, "unsetenv_others");
                     return true;
                 case "chdir": {
                     if (chdirGiven) throw runtime.newArgumentError("chdir option specified twice");
                     chdirGiven = true;
-                    RubyString dir = RubyFile.get_path(context, value);
+                    RubyString dir = filePath(value);
                     plan.chdirAsGiven = dir.toString();
                     plan.cwd = absolute(plan.chdirAsGiven);
                     return true;
@@ -332,7 +332,7 @@ public final class SpawnArguments {
                 for (int fd : redirectKeys(key)) childDups.add(new int[] { fd, source });
                 return;
             }
-            RubyString path = RubyFile.get_path(context, head);
+            RubyString path = filePath(head);
             IRubyObject mode = a.size() > 1 ? a.eltOk(1) : runtime.getNil();
             int flags;
             if (mode.isNil()) flags = O_RDONLY;
@@ -343,7 +343,7 @@ public final class SpawnArguments {
             return;
         }
         if (value instanceof RubyString) {
-            RubyString path = RubyFile.get_path(context, value);
+            RubyString path = filePath(value);
             boolean allOutputs = true;
             for (int fd : redirectKeys(key)) allOutputs &= fd == 1 || fd == 2;
             openFile(key, path, allOutputs ? O_WRONLY_CREAT_TRUNC : O_RDONLY, 0644);
@@ -502,10 +502,20 @@ public final class SpawnArguments {
         return s;
     }
 
-    /** MRI: NUM2LONG / rb_to_int: an Integer or something with to_int. */
+    /**
+     * MRI: FilePathValue: a String or to_path (TypeError otherwise) with no NUL byte (ArgumentError). Not
+     * RubyFile.get_path, whose NUL check has the message of a plain String's.
+     */
+    private RubyString filePath(IRubyObject v) {
+        IRubyObject named = !(v instanceof RubyString) && v.respondsTo("to_path") ? v.callMethod(context, "to_path") : v;
+        RubyString path = named.convertToString();
+        if (path.getByteList().indexOf(0) >= 0) throw runtime.newArgumentError("path name contains null byte");
+        return path;
+    }
+
+    /** MRI: NUM2LONG: an Integer, a Float (truncated) or something with to_int; nil has its own message. */
     private long toLong(IRubyObject v) {
-        RubyInteger i = v instanceof RubyInteger ? (RubyInteger) v : (RubyInteger) TypeConverter.convertToType(v, runtime.getInteger(), "to_int");
-        return i.getLongValue();
+        return RubyNumeric.num2long(v);
     }
 
     /** MRI: NUM2RLIM: an Integer up to 2**64-1 (RLIM_INFINITY), kept as unsigned bits. */

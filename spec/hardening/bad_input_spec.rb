@@ -1,0 +1,175 @@
+require 'spec_helper'
+require 'json'
+
+# Every malformed call raises the exception MRI 3.1 raises for it (class and message), and nothing is
+# left open afterwards. The MRI column was observed by running each call under /usr/bin/ruby (MRI 3.1.2)
+# with MalformedCall::MRI_TWIN; the last example re-runs them there, so the column cannot go stale.
+RSpec.describe 'bad input' do
+  # Rows: API, its arguments as Ruby source (evaluated with MalformedCall::Fixtures), what MRI raises
+  # (class and message; nil when MRI accepts the call, so the gem must too), and the gem's own outcome
+  # where it differs on purpose (each with its reason below the table).
+  MALFORMED_CALLS = [
+    [:spawn,    %q(),                                         ArgumentError, 'wrong number of arguments (given 0, expected 1+)'],
+    [:spawn,    %q(nil),                                      TypeError,     'no implicit conversion of nil into String'],
+    [:spawn,    %q(''),                                       Errno::ENOENT, 'No such file or directory - '],
+    [:spawn,    %q([]),                                       ArgumentError, 'wrong first argument'],
+    [:spawn,    %q(['true']),                                 ArgumentError, 'wrong first argument'],
+    [:spawn,    %q(['true', 'x', 'y']),                       ArgumentError, 'wrong first argument'],
+    [:spawn,    %q(['true', nil]),                            TypeError,     'no implicit conversion of nil into String'],
+    [:spawn,    %q(:echo),                                    TypeError,     'no implicit conversion of Symbol into String'],
+    [:spawn,    %q('echo', 1),                                TypeError,     'no implicit conversion of Integer into String'],
+    [:spawn,    %q('echo', nil),                              TypeError,     'no implicit conversion of nil into String'],
+    [:spawn,    %q('echo', :sym),                             TypeError,     'no implicit conversion of Symbol into String'],
+    [:spawn,    %q("ec\0ho"),                                 ArgumentError, 'string contains null byte'],
+    [:spawn,    %q('echo', "a\0b"),                           ArgumentError, 'string contains null byte'],
+    [:spawn,    %q(["tr\0ue", 'x']),                          ArgumentError, 'string contains null byte'],
+    [:spawn,    %q(to_str_with_nul),                          ArgumentError, 'string contains null byte'],
+    [:spawn,    %q({"A\0" => '1'}, 'true'),                   ArgumentError, 'string contains null byte'],
+    [:spawn,    %q({'A' => "1\0"}, 'true'),                   ArgumentError, 'string contains null byte'],
+    [:spawn,    %q({'A=B' => '1'}, 'true'),                   ArgumentError, 'environment name contains a equal : A=B'],
+    [:spawn,    %q({'=' => '1'}, 'true'),                     ArgumentError, 'environment name contains a equal : ='],
+    [:spawn,    %q({1 => '1'}, 'true'),                       TypeError,     'no implicit conversion of Integer into String'],
+    [:spawn,    %q({'A' => 1}, 'true'),                       TypeError,     'no implicit conversion of Integer into String'],
+    [:spawn,    %q({'A' => 'x'}, {'B' => 'y'}),               ArgumentError, 'wrong number of arguments (given 0, expected 1+)'],
+    [:spawn,    %q('true', bogus: 1),                         ArgumentError, 'wrong exec option symbol: bogus'],
+    [:spawn,    %q('true', 'chdir' => '/'),                   ArgumentError, 'wrong exec option'],
+    [:spawn,    %q('true', exception: true),                  ArgumentError, 'exception option is not allowed'],
+    [:spawn,    %q('true', chdir: 1),                         TypeError,     'no implicit conversion of Integer into String'],
+    [:spawn,    %q('true', chdir: nil),                       TypeError,     'no implicit conversion of nil into String'],
+    [:spawn,    %q('true', chdir: "/tmp\0"),                  ArgumentError, 'path name contains null byte'],
+    [:spawn,    %q('true', umask: 'x'),                       TypeError,     'no implicit conversion of String into Integer'],
+    [:spawn,    %q('true', umask: nil),                       TypeError,     'no implicit conversion from nil to integer'],
+    [:spawn,    %q('true', umask: 2**64),                     RangeError,    "bignum too big to convert into `unsigned long'", RangeError, /\Abignum too big to convert into [`']long'\z/],
+    [:spawn,    %q('true', umask: -1),                        nil,           nil],
+    [:spawn,    %q('true', pgroup: 'x'),                      TypeError,     'no implicit conversion of String into Integer'],
+    [:spawn,    %q('true', pgroup: -1),                       ArgumentError, 'negative process group ID : -1'],
+    [:spawn,    %q('true', close_others: 1),                  ArgumentError, 'expected true or false as close_others: 1'],
+    [:spawn,    %q('true', unsetenv_others: 1),               ArgumentError, 'expected true or false as unsetenv_others: 1'],
+    [:spawn,    %q('true', uid: 0),                           nil,           nil,                                         NotImplementedError, "uid option is not supported by posix-spawn-jruby: posix_spawn(3) cannot change the child's credentials"],
+    [:spawn,    %q('true', gid: 0),                           nil,           nil,                                         NotImplementedError, "gid option is not supported by posix-spawn-jruby: posix_spawn(3) cannot change the child's credentials"],
+    [:spawn,    %q('true', in: :bogus),                       ArgumentError, 'wrong exec redirect symbol: bogus'],
+    [:spawn,    %q('true', out: 1.5),                         ArgumentError, 'wrong exec redirect action'],
+    [:spawn,    %q('true', out: nil),                         ArgumentError, 'wrong exec redirect action'],
+    [:spawn,    %q('true', 1.5 => :out),                      ArgumentError, 'wrong exec option'],
+    [:spawn,    %q('true', -1 => :out),                       ArgumentError, 'negative file descriptor'],
+    [:spawn,    %q('true', out: -1),                          nil,           nil,                                         ArgumentError, 'negative file descriptor'],
+    [:spawn,    %q('true', 2**40 => :out),                    RangeError,    "integer 1099511627776 too big to convert to `int'", RangeError, 'file descriptor 1099511627776 too big'],
+    [:spawn,    %q('true', out: 2**40),                       RangeError,    "integer 1099511627776 too big to convert to `int'", RangeError, 'file descriptor 1099511627776 too big'],
+    [:spawn,    %q('true', 2**70 => :out),                    ArgumentError, 'wrong exec option'],
+    [:spawn,    %q('true', out: 2**70),                       ArgumentError, 'wrong exec redirect action'],
+    [:spawn,    %q('true', out: closed_io),                   IOError,       'closed stream'],
+    [:spawn,    %q('true', closed_io => :out),                IOError,       'closed stream'],
+    [:spawn,    %q('true', out: [:child, closed_io]),         IOError,       'closed stream'],
+    [:spawn,    %q('true', out: fileno_only),                 ArgumentError, 'wrong exec redirect action'],
+    [:spawn,    %q('true', fileno_only => :out),              ArgumentError, 'wrong exec option'],
+    [:spawn,    %q('true', out: fake_fileno_io),              :jruby_only,   nil,                                         ArgumentError, /\AIO #<IO:fd \d+> has no operating-system file descriptor \(fileno \d+ is JRuby's own number\), so it cannot be redirected\z/],
+    [:spawn,    %q('true', out: ['/dev/null', 'q']),          ArgumentError, 'invalid access mode q'],
+    [:spawn,    %q('true', out: ['/dev/null', 'rw+x']),       ArgumentError, 'invalid access mode rw+x'],
+    [:spawn,    %q('true', out: ['/dev/null', :w]),           TypeError,     'no implicit conversion of Symbol into Integer'],
+    [:spawn,    %q('true', out: ['/dev/null', 'w', 'x']),     TypeError,     'no implicit conversion of String into Integer'],
+    [:spawn,    %q('true', out: ['/dev/null', 'w', 2**70]),   RangeError,    "bignum too big to convert into `unsigned long'", RangeError, /\Abignum too big to convert into [`']long'\z/],
+    [:spawn,    %q('true', out: ['/dev/null', 'w', -1]),      nil,           nil],
+    [:spawn,    %q('true', out: []),                          TypeError,     'no implicit conversion of nil into String'],
+    [:spawn,    %q('true', out: [nil]),                       TypeError,     'no implicit conversion of nil into String'],
+    [:spawn,    %q('true', out: "/dev/null\0"),               ArgumentError, 'path name contains null byte'],
+    [:spawn,    %q('true', out: [:child]),                    TypeError,     'no implicit conversion of Symbol into String'],
+    [:spawn,    %q('true', out: [:child, 9]),                 ArgumentError, 'child fd 9 is not redirected'],
+    [:spawn,    %q('true', out: [:child, :bogus]),            ArgumentError, 'wrong exec redirect'],
+    [:spawn,    %q('true', out: [:child, :out, 1]),           TypeError,     'no implicit conversion of Symbol into String'],
+    [:spawn,    %q('true', [1, 1] => '/dev/null'),            ArgumentError, 'fd 1 specified twice'],
+    [:spawn,    %q('true', out: :out, 1 => :err),             ArgumentError, 'fd 1 specified twice'],
+    [:spawn,    %q('true', [] => '/dev/null'),                nil,           nil],
+    [:spawn,    %q('true', rlimit_bogus: 1),                  ArgumentError, 'wrong exec option symbol: rlimit_bogus'],
+    [:spawn,    %q('true', rlimit_core: 'x'),                 TypeError,     'no implicit conversion of String into Integer'],
+    [:spawn,    %q('true', rlimit_core: nil),                 TypeError,     'no implicit conversion of nil into Integer'],
+    [:spawn,    %q('true', rlimit_core: []),                  ArgumentError, 'wrong exec rlimit option'],
+    [:spawn,    %q('true', rlimit_core: [1, 2, 3]),           ArgumentError, 'wrong exec rlimit option'],
+    [:spawn,    %q('true', rlimit_core: 2**65),               :mri_hangs,    nil,                                         RangeError, "bignum too big to convert into `rlim_t'"],
+    [:system,   %q(),                                         ArgumentError, 'wrong number of arguments (given 0, expected 1+)'],
+    [:system,   %q(nil),                                      TypeError,     'no implicit conversion of nil into String'],
+    [:system,   %q([]),                                       ArgumentError, 'wrong first argument'],
+    [:system,   %q("tr\0ue"),                                 ArgumentError, 'string contains null byte'],
+    [:system,   %q('true', exception: 1),                     ArgumentError, 'expected true or false as exception: 1'],
+    [:system,   %q('true', bogus: 1),                         ArgumentError, 'wrong exec option symbol: bogus'],
+    [:system,   %q('true', chdir: 1),                         TypeError,     'no implicit conversion of Integer into String'],
+    [:system,   %q('true', out: closed_io),                   IOError,       'closed stream'],
+    [:system,   %q({'A=B' => '1'}, 'true'),                   ArgumentError, 'environment name contains a equal : A=B'],
+    [:system,   %q('true', umask: 'x'),                       TypeError,     'no implicit conversion of String into Integer'],
+    [:system,   %q('true', out: ['/dev/null', 'q']),          ArgumentError, 'invalid access mode q'],
+    [:backtick, %q(),                                         ArgumentError, 'wrong number of arguments (given 0, expected 1)'],
+    [:backtick, %q('echo', 'x'),                              ArgumentError, 'wrong number of arguments (given 2, expected 1)'],
+    [:backtick, %q(nil),                                      TypeError,     'no implicit conversion of nil into String'],
+    [:backtick, %q(1),                                        TypeError,     'no implicit conversion of Integer into String'],
+    [:backtick, %q(['echo']),                                 TypeError,     'no implicit conversion of Array into String'],
+    [:backtick, %q({}),                                       TypeError,     'no implicit conversion of Hash into String'],
+    [:backtick, %q("echo\0"),                                 ArgumentError, 'string contains null byte'],
+    [:backtick, %q(to_str_with_nul),                          ArgumentError, 'string contains null byte'],
+    [:popen4,   %q(),                                         ArgumentError, 'wrong number of arguments (given 0, expected 1+)'],
+    [:popen4,   %q(nil),                                      TypeError,     'no implicit conversion of nil into String'],
+    [:popen4,   %q([]),                                       ArgumentError, 'wrong first argument'],
+    [:popen4,   %q("tr\0ue"),                                 ArgumentError, 'string contains null byte'],
+    [:popen4,   %q({'A=B' => '1'}, 'true'),                   ArgumentError, 'environment name contains a equal : A=B'],
+    [:popen4,   %q('true', bogus: 1),                         ArgumentError, 'wrong exec option symbol: bogus'],
+    [:popen4,   %q('true', chdir: 1),                         TypeError,     'no implicit conversion of Integer into String'],
+    [:popen4,   %q('true', 3 => ['/dev/null', 'q']),          ArgumentError, 'invalid access mode q'],
+    [:popen4,   %q('true', 3 => closed_io),                   IOError,       'closed stream'],
+    [:popen4,   %q('true', umask: nil),                       TypeError,     'no implicit conversion from nil to integer']
+  ].freeze
+  # Where the gem's outcome differs from MRI's, on purpose:
+  # - umask/perm 2**64, fds 2**40: the same RangeError, worded by JRuby's conversions (or naming the fd);
+#   JRuby 10 quotes like Ruby 3.4, 'long' instead of `long'.
+  # - uid/gid: posix_spawn cannot change credentials (documented in lib/posix/spawn.rb).
+  # - out: -1: MRI fails only in the forked child and reports nothing; the gem refuses it up front.
+  # - fake_fileno_io: only JRuby has IOs whose fileno is no real descriptor; redirecting one would wire
+  #   the child to an unrelated descriptor, so it is refused.
+  # - rlimit_core: 2**65: MRI converts rlimits in the forked child, whose RangeError never reaches the
+  #   parent, so MRI's spawn hangs; the gem raises before spawning.
+
+  rows = MALFORMED_CALLS.map { |row| MalformedCall::Row.new(*row) }
+
+  def gem_outcome(row)
+    MalformedCall.outcome(row.arguments, &MalformedCall::GEM.fetch(row.api))
+  end
+
+  it 'has at least 60 malformed calls, across spawn, system, backtick and popen4' do
+    raising = rows.select(&:expected_class)
+    expect(raising.size).to be >= 60
+    expect(raising.map(&:api).uniq).to contain_exactly(:spawn, :system, :backtick, :popen4)
+  end
+
+  rows.each do |row|
+    if row.expected_class
+      it "#{row} raises #{row.expected_class}: #{row.expected_message.inspect}" do
+        outcome = gem_outcome(row)
+        expect(outcome&.first).to eq(row.expected_class.name)
+        expect(outcome.last).to match(row.expected_message.is_a?(Regexp) ? row.expected_message : /\A#{Regexp.escape(row.expected_message)}\z/)
+      end
+    else
+      it "#{row} is accepted, as MRI accepts it" do
+        expect(gem_outcome(row)).to be_nil
+      end
+    end
+  end
+
+  it 'leaves the JVM holding exactly the descriptors it held before the whole matrix' do
+    rows.each { |row| gem_outcome(row) } # loads every class and opens whatever JRuby opens once
+    before = ProcessResources.open_descriptors
+    rows.each { |row| gem_outcome(row) }
+    expect(ProcessResources.descriptor_changes(before, ProcessResources.open_descriptors)).to eq(opened: {}, closed: {})
+    expect(ProcessResources.children).to be_empty
+  end
+
+  mri = '/usr/bin/ruby'
+  it 'records what MRI really raises (re-run under MRI 3.1)', skip: (File.executable?(mri) ? false : "no MRI at #{mri}") do
+    observable = rows.select(&:mri_observable?)
+    script = File.expand_path('../support/malformed_call.rb', __dir__)
+    outcomes = IO.popen([mri, script], 'r+') do |io|
+      io.write(JSON.generate(observable.map { |row| [row.api, row.arguments] }))
+      io.close_write
+      JSON.parse(io.read)
+    end
+    recorded = observable.map { |row| row.mri_class && [row.mri_class.name, row.mri_message] }
+    mismatches = observable.zip(outcomes, recorded).reject { |_, seen, noted| seen == noted }
+    expect(mismatches.map { |row, seen, _| "#{row}: MRI gives #{seen.inspect}" }).to be_empty
+  end
+end

@@ -1,0 +1,76 @@
+require 'spec_helper'
+require 'fileutils'
+
+# Eight threads spawn at once, each child with its own environment, directory, umask and descriptors;
+# every child must report exactly its own, whether it ran by posix_spawn from the calling thread or
+# through the FS thread (:umask), which are interleaved.
+RSpec.describe 'concurrent spawns' do
+  SPAWNING_THREADS = 8
+  UMASKS = [0o002, 0o007, 0o022, 0o027, 0o033, 0o037, 0o066, 0o077].freeze
+  # Prints the child's token, directory, umask and each open descriptor with its target. The glob's own
+  # directory handle is closed again by the time it is tested; readlink runs as a child of the shell, so
+  # the shell opens nothing more while the list is printed.
+  CHILD_REPORT_SCRIPT = <<~'SH'.freeze
+    printf '%s\n' "$TOKEN"; pwd; umask
+    for f in /proc/$$/fd/*; do [ -e "$f" ] || continue; printf '%s ' "${f##*/}"; readlink "$f"; done
+  SH
+
+  # Spawns one child for thread `index`, round `round`, and returns what it reported and what it should.
+  def spawn_and_report(index, round, dir, extra)
+    token = "thread-#{index}-round-#{round}-#{rand(2**64)}"
+    umask = round.even? ? UMASKS[index] : nil
+    reader, writer = IO.pipe
+    options = { chdir: dir, in: '/dev/null', out: writer, err: [:child, :out], 3 => extra }
+    options[:umask] = umask if umask
+    pipe = File.readlink("/proc/self/fd/#{writer.fileno}")
+    pid = POSIX::Spawn.spawn({ 'TOKEN' => token }, 'sh', '-c', CHILD_REPORT_SCRIPT, options)
+    writer.close
+    report = reader.read
+    Process.wait(pid)
+    expected = [token, dir, format('%04o', umask || File.umask),
+                "0 /dev/null", "1 #{pipe}", "2 #{pipe}", "3 #{extra.path}"].join("\n") + "\n"
+    [report, expected, $?]
+  ensure
+    reader&.close
+    writer&.close unless writer&.closed?
+  end
+
+  # JRuby keeps a pool of selectors (an eventpoll and an eventfd each) for blocking reads from many
+  # threads, grown as contention demands; the gem opens neither kind, so they are left out.
+  def descriptors_but_selectors
+    ProcessResources.open_descriptors.reject { |_, target| target.match?(/\Aanon_inode:\[(eventpoll|eventfd)\]\z/) }
+  end
+
+  def run_threads(rounds)
+    dirs = Array.new(SPAWNING_THREADS) { |i| Dir.mktmpdir("posix-spawn-thread-#{i}-") }
+    extras = dirs.map { |dir| File.open(File.join(dir, 'extra'), 'w') }
+    failures = Queue.new
+    threads = Array.new(SPAWNING_THREADS) do |index|
+      Thread.new do
+        rounds.times do |round|
+          report, expected, status = spawn_and_report(index, round, File.realpath(dirs[index]), extras[index])
+          failures << "thread #{index} round #{round}: #{report.inspect}, expected #{expected.inspect}" unless report == expected && status.success?
+        end
+      rescue Exception => e # rubocop:disable Lint/RescueException -- any exception is a failure to report
+        failures << "thread #{index}: #{e.class}: #{e.message}"
+      end
+    end
+    # Generous: a deadlock shows as a thread still running after ten minutes.
+    hung = threads.reject { |t| t.join(600) }
+    expect(hung).to be_empty, "#{hung.size} threads still running: deadlock?"
+    failed = Array.new(failures.size) { failures.pop }
+    expect(failed).to be_empty, "#{failed.size} failures:\n#{failed.join("\n")}"
+  ensure
+    extras&.each(&:close)
+    dirs&.each { |dir| FileUtils.remove_entry(dir) }
+  end
+
+  { 50 => {}, 1_000 => { long: true } }.each do |rounds, tags|
+    it "#{SPAWNING_THREADS} threads x #{rounds} spawns: each child has exactly its own env, cwd, umask and descriptors", **tags do
+      descriptors = descriptors_but_selectors
+      run_threads(rounds)
+      expect(ProcessResources.children).to be_empty
+      expect(ProcessResources.descriptor_changes(descriptors, descriptors_but_selectors)).to eq(opened: {}, closed: {})
+    end
+  end
+end

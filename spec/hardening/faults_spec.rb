@@ -1,0 +1,196 @@
+require 'spec_helper'
+require 'json'
+require 'fileutils'
+
+# When the system says no (descriptor table full, process limit reached, program gone, directory not a
+# directory, path not writable), the spawn raises in the parent, leaves nothing behind, and the next one
+# works. The table and process limits are set in a JRuby of its own, so this one keeps its limits.
+RSpec.describe 'faults' do
+  GEM_LIB_DIR = File.expand_path('../../lib', __dir__)
+  SPEC_SUPPORT_DIR = File.expand_path('../support', __dir__)
+
+  # Runs `script` in another JRuby (prefixed by `wrapper`, e.g. setpriv) and returns its last line as JSON.
+  def in_jruby(script, wrapper: [], env: {})
+    output = IO.popen(env, [*wrapper, *JRubyLauncher.command, '-I', GEM_LIB_DIR, '-I', SPEC_SUPPORT_DIR, '-e', script], err: %i[child out], &:read)
+    raise "the JRuby failed (#{$?.inspect}):\n#{output}" unless $?.success?
+
+    JSON.parse(output.lines.last)
+  end
+
+  def expect_nothing_left(descriptors)
+    expect(ProcessResources.children).to be_empty
+    expect(ProcessResources.descriptor_changes(descriptors, ProcessResources.open_descriptors)).to eq(opened: {}, closed: {})
+    expect(POSIX::Spawn.system('true')).to be(true)
+  end
+
+  # Tries each spawn with the descriptor table full and with 1 to 5 descriptors free (so that popen4's
+  # second or third pipe is the one that fails), then with room again.
+  FULL_TABLE = <<~'RUBY'.freeze
+    require 'posix/spawn'
+    require 'json'
+    require 'process_resources'
+    def attempt
+      result = yield
+      pid, *pipes = result
+      pipes.each(&:close)
+      Process.wait(pid) if pid.is_a?(Integer)
+      'started'
+    rescue StandardError => e
+      "#{e.class}: #{e.message}"
+    end
+    attempts = {
+      plain: -> { POSIX::Spawn.spawn('true') },
+      redirect_to_file: -> { POSIX::Spawn.spawn('true', out: '/dev/null') },
+      umask: -> { POSIX::Spawn.spawn('true', umask: 0o22) },
+      popen4: -> { POSIX::Spawn.popen4('true') },
+      backtick: -> { POSIX::Spawn.`('true') },
+      system: -> { POSIX::Spawn.system('true') }
+    }
+    rlimit = -> { POSIX::Spawn.spawn('true', rlimit_core: 0) }
+    attempts.each_value { |a| attempt(&a) } # load every class while there is room
+    attempt(&rlimit)
+    before = ProcessResources.open_descriptors
+    Process.setrlimit(:NOFILE, before.keys.max + 32)
+    outcomes = (0..5).map do |free|
+      fillers = []
+      begin
+        loop { fillers << File.open('/dev/null') }
+      rescue Errno::EMFILE
+        fillers.pop(free).each(&:close)
+      end
+      outcome = attempts.transform_values { |a| attempt(&a) }
+      outcome['rlimit'] = attempt(&rlimit)
+      outcome.tap { fillers.each(&:close) }
+    end
+    outcomes << attempts.merge(rlimit: rlimit).transform_values { |a| attempt(&a) }
+    puts JSON.generate('full' => outcomes.first, 'partly_free' => outcomes[1..-2], 'room' => outcomes.last,
+                       'changes' => ProcessResources.descriptor_changes(before, ProcessResources.open_descriptors),
+                       'children' => ProcessResources.children)
+  RUBY
+
+  describe 'a full descriptor table (RLIMIT_NOFILE lowered in a JRuby of its own)' do
+    before(:context) { @report = in_jruby(FULL_TABLE) }
+
+    it 'raises Errno::EMFILE from every spawn that needs a descriptor, naming what it opened' do
+      expect(@report['full']).to include(
+        'redirect_to_file' => 'Errno::EMFILE: Too many open files - /dev/null',
+        'popen4' => 'Errno::EMFILE: Too many open files - opening pipe',
+        'backtick' => 'Errno::EMFILE: Too many open files - opening pipe'
+      )
+      expect(@report['full']['rlimit']).to start_with('Errno::EMFILE: Too many open files')
+    end
+
+    it 'still starts the spawns that need no descriptor in the parent' do
+      expect(@report['full'].values_at('plain', 'umask', 'system')).to all(eq('started'))
+    end
+
+    it 'raises nothing but Errno::EMFILE with a few descriptors free (rlimit spawns too: nothing stays held at the gate)' do
+      outcomes = @report['partly_free'].flat_map(&:values)
+      expect(outcomes.reject { |o| o == 'started' || o.start_with?('Errno::EMFILE: ') }).to be_empty
+    end
+
+    it 'leaves nothing half-open: the same descriptors, no child, and every spawn works again' do
+      expect(@report['changes']).to eq('opened' => {}, 'closed' => {})
+      expect(@report['children']).to be_empty
+      expect(@report['room'].values).to all(eq('started'))
+    end
+  end
+
+  # A non-root user's RLIMIT_NPROC counts its threads, so the limit is set to what the JVM already runs.
+  PROCESS_LIMIT = <<~'RUBY'.freeze
+    require 'posix/spawn'
+    require 'json'
+    require 'process_resources'
+    Process.wait(POSIX::Spawn.spawn('true', umask: 0o22)) # the FS thread exists before the limit
+    before = ProcessResources.open_descriptors
+    tasks = Dir.children('/proc/self/task').size
+    Process.setrlimit(:NPROC, tasks, Process.getrlimit(:NPROC).last)
+    limited = begin
+      Process.wait(POSIX::Spawn.spawn('true'))
+      'started'
+    rescue StandardError => e
+      "#{e.class}: #{e.message}"
+    end
+    Process.setrlimit(:NPROC, Process.getrlimit(:NPROC).last)
+    Process.wait(POSIX::Spawn.spawn('true'))
+    puts JSON.generate('limited' => limited, 'then' => $?.success?, 'children' => ProcessResources.children,
+                       'changes' => ProcessResources.descriptor_changes(before, ProcessResources.open_descriptors))
+  RUBY
+
+  setpriv = %w[/usr/bin/setpriv /bin/setpriv].find { |p| File.executable?(p) }
+  as_nobody = if Process.uid != 0 then 'needs root to run a JRuby as nobody'
+              elsif !setpriv then 'needs setpriv (util-linux)'
+              else false
+              end
+  it 'raises Errno::EAGAIN at the process limit (a JRuby run as nobody), then spawns again', skip: as_nobody do
+    # nobody cannot read root's Maven repository: give it a copy of the JRuby jar.
+    Dir.mktmpdir('posix-spawn-nproc') do |home|
+      File.chmod(0o755, home)
+      launcher = JRubyLauncher.command.map do |word|
+        next word unless word.end_with?('.jar')
+
+        FileUtils.cp(word, home)
+        File.join(home, File.basename(word))
+      end
+      wrapper = [setpriv, '--reuid=nobody', '--regid=nogroup', '--clear-groups']
+      output = IO.popen({ 'HOME' => home }, [*wrapper, *launcher, '-I', GEM_LIB_DIR, '-I', SPEC_SUPPORT_DIR, '-e', PROCESS_LIMIT],
+                        err: %i[child out], chdir: home, &:read)
+      expect($?).to be_success, output
+      report = JSON.parse(output.lines.last)
+      expect(report['limited']).to eq('Errno::EAGAIN: Resource temporarily unavailable - true')
+      expect(report['then']).to be(true)
+      expect(report['children']).to be_empty
+      expect(report['changes']).to eq('opened' => {}, 'closed' => {})
+    end
+  end
+
+  describe 'in this JRuby' do
+    around do |example|
+      Dir.mktmpdir('posix-spawn-faults') { |dir| @dir = dir; example.run }
+    end
+
+    # The lookup (in the parent) and the exec race with a thread that keeps removing and restoring the
+    # program; whichever wins, the spawn either starts it or raises ENOENT naming it.
+    it 'raises Errno::ENOENT naming a program that disappears between lookup and exec' do
+      # A binary, linked into place whole: a #! script could vanish after exec, before its shell opens it.
+      source = File.join(@dir, 'true-binary')
+      FileUtils.cp(File.realpath('/bin/true'), source)
+      program = File.join(@dir, 'vanishing')
+      descriptors = ProcessResources.open_descriptors
+      flipping = true
+      flipper = Thread.new do
+        while flipping
+          File.link(source, program)
+          File.unlink(program)
+        end
+      end
+      outcomes = Array.new(300) do
+        Process.wait(POSIX::Spawn.spawn({ 'PATH' => @dir }, 'vanishing'))
+        $?.success? ? :ran : :"exit #{$?.exitstatus}"
+      rescue Errno::ENOENT => e
+        e.message == 'No such file or directory - vanishing' ? :enoent : e.message
+      end
+      flipping = false
+      flipper.join
+      expect(outcomes.uniq - %i[ran enoent]).to be_empty
+      expect(outcomes).to include(:enoent)
+      expect_nothing_left(descriptors)
+    end
+
+    it 'raises Errno::ENOTDIR naming a :chdir that is a file' do
+      file = File.join(@dir, 'plain-file')
+      File.write(file, '')
+      descriptors = ProcessResources.open_descriptors
+      expect { POSIX::Spawn.spawn('true', chdir: file) }.to raise_error(Errno::ENOTDIR, "Not a directory - #{file}")
+      expect_nothing_left(descriptors)
+    end
+
+    unwritable = '/sys/kernel/notes' # read-only for root too: sysfs has no write for it
+    it 'raises Errno::EACCES naming a redirect path that cannot be written',
+       skip: (File.exist?(unwritable) ? false : "no #{unwritable} on this system") do
+      descriptors = ProcessResources.open_descriptors
+      expect { POSIX::Spawn.spawn('true', out: unwritable) }.to raise_error(Errno::EACCES, "Permission denied - #{unwritable}")
+      expect_nothing_left(descriptors)
+    end
+  end
+end

@@ -1,0 +1,82 @@
+# One malformed call of the bad-input matrix (spec/hardening/bad_input_spec.rb), written as Ruby source so
+# that the same text runs under the gem (JRuby) and under MRI, the reference for exception classes and
+# messages. Plain Ruby that needs no gem: run as a script, MRI evaluates rows with it (see the end).
+module MalformedCall
+  # What each API of the gem is checked against in MRI. popen4 has no MRI twin: it passes its arguments
+  # (plus three pipe redirects) to spawn, so Process.spawn is its reference.
+  MRI_TWIN = {
+    spawn: ->(args) { Process.spawn(*args) },
+    system: ->(args) { Kernel.system(*args) },
+    backtick: ->(args) { Kernel.send(:`, *args) },
+    popen4: ->(args) { Process.spawn(*args) }
+  }.freeze
+
+  # The gem's APIs, called the same way. popen4's pipes are closed and its child reaped by the caller.
+  GEM = {
+    spawn: ->(args) { POSIX::Spawn.spawn(*args) },
+    system: ->(args) { POSIX::Spawn.system(*args) },
+    backtick: ->(args) { POSIX::Spawn.send(:`, *args) },
+    popen4: lambda do |args|
+      pid, *pipes = POSIX::Spawn.popen4(*args)
+      pipes.each(&:close)
+      pid
+    end
+  }.freeze
+
+  # One row of the matrix: API, arguments (Ruby source), MRI's exception class and message (nil: MRI
+  # accepts the call; a Symbol: MRI cannot be asked, see the spec), the gem's where it differs on purpose.
+  Row = Struct.new(:api, :arguments, :mri_class, :mri_message, :gem_class, :gem_message) do
+    def expected_class = gem_class || mri_class
+    def expected_message = gem_message || mri_message
+    def mri_observable? = !mri_class.is_a?(Symbol)
+    def to_s = "#{api}(#{arguments})"
+  end
+
+  # Objects the calls refer to by name, built fresh for each call so no row depends on another.
+  module Fixtures
+    def closed_io
+      reader, writer = IO.pipe
+      writer.close
+      reader.close
+      reader
+    end
+
+    # Answers fileno like an IO but is none: Process.spawn must not trust a duck-typed descriptor.
+    def fileno_only
+      Object.new.tap { |o| o.define_singleton_method(:fileno) { 1 } }
+    end
+
+    # An IO over a Java stream: JRuby gives it a made-up fileno that belongs to no real descriptor.
+    def fake_fileno_io
+      java.io.ByteArrayOutputStream.new.to_io
+    end
+
+    def to_str_with_nul
+      Object.new.tap { |o| o.define_singleton_method(:to_str) { "tr\0ue" } }
+    end
+  end
+
+  # Evaluates the arguments of a row in a context holding the fixtures.
+  def self.arguments(source)
+    context = Object.new.extend(Fixtures)
+    context.instance_eval("[#{source}]", __FILE__, __LINE__)
+  end
+
+  # The exception a call raises as [class name, message], or nil when it raised nothing (reaping the
+  # child it may have started). The block makes the call with the evaluated arguments.
+  def self.outcome(source)
+    args = arguments(source)
+    result = yield(args)
+    Process.wait(result) if result.is_a?(Integer)
+    nil
+  rescue Exception => e # rubocop:disable Lint/RescueException -- NotImplementedError is a ScriptError
+    [e.class.name, e.message]
+  end
+end
+
+# Run as a script by MRI: reads [[api, source], ...] as JSON on stdin, prints their outcomes as JSON.
+if $PROGRAM_NAME == __FILE__
+  require 'json'
+  rows = JSON.parse($stdin.read)
+  puts JSON.generate(rows.map { |api, source| MalformedCall.outcome(source, &MalformedCall::MRI_TWIN.fetch(api.to_sym)) })
+end

@@ -1,0 +1,43 @@
+# What a process holds that a spawn library could leak: descriptors, children (zombies among them) and
+# resident memory, read from Linux's /proc.
+module ProcessResources
+  module_function
+
+  # This process's open descriptors: { fd => what it points at }.
+  def open_descriptors
+    Dir.children('/proc/self/fd').each_with_object({}) do |name, fds|
+      fds[Integer(name)] = File.readlink("/proc/self/fd/#{name}")
+    rescue Errno::ENOENT
+      next # the descriptor Dir.children itself used, closed again by now
+    end
+  end
+
+  # What differs between two open_descriptors readings: { opened: {fd => target}, closed: {fd => target} }.
+  def descriptor_changes(before, after)
+    { opened: after.reject { |fd, target| before[fd] == target },
+      closed: before.reject { |fd, target| after[fd] == target } }
+  end
+
+  # The processes whose parent is this one, as { pid => state } (state "Z" is a zombie).
+  def children
+    Dir.children('/proc').grep(/\A\d+\z/).each_with_object({}) do |pid, found|
+      stat = File.read("/proc/#{pid}/stat")
+      # Fields after the parenthesised command name: state, ppid, ...
+      state, ppid = stat[(stat.rindex(')') + 2)..].split(' ', 3)
+      found[Integer(pid)] = state if Integer(ppid) == Process.pid
+    rescue Errno::ENOENT, Errno::ESRCH
+      next # exited while we looked
+    end
+  end
+
+  # Resident set size in KiB.
+  def rss_kib
+    File.read('/proc/self/status')[/^VmRSS:\s+(\d+)/, 1].to_i
+  end
+
+  # The signal mask and ignored set of a process, as Integers (from /proc/PID/status).
+  def signal_sets(pid)
+    status = File.read("/proc/#{pid}/status")
+    { blocked: status[/^SigBlk:\s+(\h+)/, 1].hex, ignored: status[/^SigIgn:\s+(\h+)/, 1].hex }
+  end
+end

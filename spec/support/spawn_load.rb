@@ -1,0 +1,90 @@
+require 'json'
+require 'tmpdir'
+require_relative 'process_resources'
+
+# A mixed spawn load for the leak suite (spec/hardening/leaks_spec.rb): every way a spawn can succeed or
+# fail, each ending as it should (child reaped, error rescued). Run as a script in a JRuby of its own,
+# so that its heap is fixed and touched up front and its RSS moves only with native memory:
+#
+#   jruby -I lib spec/support/spawn_load.rb SPAWNS
+#
+# prints one JSON object: descriptors, children and RSS before and after, and RSS at checkpoints.
+module SpawnLoad
+  # Each operation spawns once (or tries to) and cleans up after itself as a careful caller would.
+  OPERATIONS = {
+    success: ->(_) { Process.wait(POSIX::Spawn.spawn('true')) },
+    missing_program: ->(_) { expect_error(Errno::ENOENT) { POSIX::Spawn.spawn('no-such-program-posix-spawn') } },
+    missing_chdir: ->(_) { expect_error(Errno::ENOENT) { POSIX::Spawn.spawn('true', chdir: '/no/such/directory') } },
+    chdir_to_file: ->(_) { expect_error(Errno::ENOTDIR) { POSIX::Spawn.spawn('true', chdir: '/etc/hostname') } },
+    redirect_to_file: ->(dir) { Process.wait(POSIX::Spawn.spawn('echo', 'x', out: File.join(dir, 'out'), err: [:child, :out])) },
+    redirect_to_directory: ->(dir) { expect_error(Errno::EISDIR) { POSIX::Spawn.spawn('true', out: dir) } },
+    redirect_from_unopened_fd: ->(_) { expect_error(Errno::EBADF) { POSIX::Spawn.spawn('true', out: 1000) } },
+    umask: ->(_) { Process.wait(POSIX::Spawn.spawn('true', umask: 0o077)) },
+    rlimit: ->(_) { Process.wait(POSIX::Spawn.spawn('true', rlimit_core: 0)) },
+    killed: lambda do |_|
+      pid = POSIX::Spawn.spawn('sleep', '30')
+      Process.kill(:KILL, pid)
+      Process.wait(pid)
+    end,
+    system_failing: ->(_) { POSIX::Spawn.system('false') },
+    system_missing: ->(_) { POSIX::Spawn.system('no-such-program-posix-spawn') },
+    backtick: ->(_) { POSIX::Spawn.`('echo hello') },
+    popen4: ->(_) { POSIX::Spawn.popen4('cat') { |_, stdin, stdout| stdin.write('x'); stdin.close; stdout.read } }
+  }.freeze
+
+  module_function
+
+  def expect_error(error)
+    yield
+  rescue error
+    nil
+  else
+    raise "expected #{error}"
+  end
+
+  # Runs `spawns` operations, cycling through OPERATIONS; yields after each one.
+  def run(spawns, dir)
+    operations = OPERATIONS.values
+    spawns.times do |i|
+      operations[i % operations.size].call(dir)
+      yield i + 1 if block_given?
+    end
+  end
+
+  def collect_garbage
+    3.times do
+      java.lang.System.gc
+      sleep 0.05
+    end
+  end
+
+  def snapshot
+    collect_garbage
+    { 'descriptors' => ProcessResources.open_descriptors.transform_keys(&:to_s),
+      'children' => ProcessResources.children.transform_keys(&:to_s),
+      'rss_kib' => ProcessResources.rss_kib }
+  end
+
+  # Warms up (JIT, class loading, the FS thread, the rlimit gate), then measures `spawns` spawns with
+  # `checkpoints` RSS readings after garbage collection.
+  def measure(spawns, checkpoints: 10)
+    Dir.mktmpdir('posix-spawn-load') do |dir|
+      run([spawns / 4, 1000].max, dir)
+      before = snapshot
+      rss = [[0, before['rss_kib']]]
+      every = spawns / checkpoints
+      run(spawns, dir) do |done|
+        next unless (done % every).zero?
+
+        collect_garbage
+        rss << [done, ProcessResources.rss_kib]
+      end
+      { 'spawns' => spawns, 'before' => before, 'after' => snapshot, 'rss_kib_at' => rss }
+    end
+  end
+end
+
+if $PROGRAM_NAME == __FILE__
+  require 'posix/spawn'
+  puts JSON.generate(SpawnLoad.measure(Integer(ARGV.fetch(0))))
+end
