@@ -54,16 +54,23 @@ module POSIX
             RubyCase.new('POSIX::Spawn.spawn chdir: Dir.tmpdir', :spawn) { waited(POSIX::Spawn.spawn('true', chdir: Dir.tmpdir)) },
             RubyCase.new('POSIX::Spawn.spawn umask: 0o077', :spawn) { waited(POSIX::Spawn.spawn('true', umask: 0o077)) },
             RubyCase.new('POSIX::Spawn.spawn close_others: false', :spawn) { waited(POSIX::Spawn.spawn('true', close_others: false)) },
+            RubyCase.new('POSIX::Spawn.spawn chdir + umask + close_others', :spawn) do
+              waited(POSIX::Spawn.spawn('true', chdir: Dir.tmpdir, umask: 0o077, close_others: true))
+            end,
+            RubyCase.new('POSIX::Spawn.spawn rlimit_nofile: 256', :spawn) { waited(POSIX::Spawn.spawn('true', rlimit_nofile: 256)) },
             *c_reference,
             RubyCase.new('Process.spawn', :spawn) { waited(Process.spawn('true')) },
+            RubyCase.new('Process.spawn chdir: Dir.tmpdir', :spawn) { waited(Process.spawn('true', chdir: Dir.tmpdir)) },
             RubyCase.new('Kernel#system', :spawn) { system('true') },
             RubyCase.new('ProcessBuilder start + waitFor', :spawn) { java.lang.ProcessBuilder.new('true').inheritIO.start.waitFor.zero? },
             *child(MB, 16 * MB),
-            RubyCase.new('Open3.capture3 1 MiB', :capture) do
-              out, _err, status = Open3.capture3(*head(MB))
-              status.success? && out.bytesize == MB
+            *[MB, 16 * MB].flat_map do |size|
+              [RubyCase.new("Open3.capture3 #{size / MB} MiB", :capture) do
+                 out, _err, status = Open3.capture3(*head(size))
+                 status.success? && out.bytesize == size
+               end,
+               RubyCase.new("ProcessBuilder + drain threads #{size / MB} MiB", :capture) { process_builder_capture(size) }]
             end,
-            RubyCase.new('ProcessBuilder + drain threads 1 MiB', :capture) { process_builder_capture(MB) },
           ]
         end
 
@@ -85,10 +92,7 @@ module POSIX
 
         def child(*sizes)
           sizes.map do |size|
-            name = "POSIX::Spawn::Child #{size / MB} MiB"
-            next Unavailable.new(name, :capture, 'not available: POSIX::Spawn::Child is not in this build') unless defined?(POSIX::Spawn::Child)
-
-            RubyCase.new(name, :capture) { POSIX::Spawn::Child.new(*head(size)).out.bytesize == size }
+            RubyCase.new("POSIX::Spawn::Child #{size / MB} MiB", :capture) { POSIX::Spawn::Child.new(*head(size)).out.bytesize == size }
           end
         end
 
