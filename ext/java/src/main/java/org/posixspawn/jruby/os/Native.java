@@ -28,6 +28,7 @@ public final class Native {
     public static final int ECHILD = Errno.ECHILD.intValue();
     public static final int EPIPE = Errno.EPIPE.intValue();
     public static final int SIGKILL = 9, SIGTERM = 15;
+    public static final int X_OK = 1;
 
     /** posix_spawnattr flags with the same values on glibc, musl and macOS. */
     static final short POSIX_SPAWN_SETPGROUP = 0x02, POSIX_SPAWN_SETSIGDEF = 0x04, POSIX_SPAWN_SETSIGMASK = 0x08;
@@ -41,6 +42,14 @@ public final class Native {
     /** Whether this process's C library exports {@code symbol}. */
     static boolean hasSymbol(String symbol) {
         return com.kenai.jffi.Library.getDefault().getSymbolAddress(symbol) != 0L;
+    }
+
+    /** access(2): whether {@code path} is there with {@code mode} for this process. */
+    public static boolean access(String path, int mode) {
+        byte[] bytes = path.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        try (NativeBlock mem = new NativeBlock(NativeBlock.align(bytes.length + 1))) {
+            return libc.access(mem.cString(bytes), mode) == 0;
+        }
     }
 
     public static Pointer allocate(long size) {
