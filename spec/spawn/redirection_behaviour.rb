@@ -56,9 +56,10 @@ RSpec.shared_examples 'redirection behaviour' do
     reader.close
   end
 
-  it 'takes an IO key and redirects a high child fd' do
+  it 'redirects a high child fd, and takes an IO as the key (its own fd in the child)' do
     reader, writer = IO.pipe
     run_sh('echo on-9 >&9', 9 => writer)
+    expect(child_fds(writer => writer)).to eq([0, 1, 2, writer.fileno]) # dash cannot name fds above 9
     writer.close
     expect(reader.read).to eq("on-9\n")
   ensure
