@@ -44,11 +44,30 @@ public final class Native {
         return com.kenai.jffi.Library.getDefault().getSymbolAddress(symbol) != 0L;
     }
 
-    /** access(2): whether {@code path} is there with {@code mode} for this process. */
-    public static boolean access(String path, int mode) {
-        byte[] bytes = path.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        try (NativeBlock mem = new NativeBlock(NativeBlock.align(bytes.length + 1))) {
-            return libc.access(mem.cString(bytes), mode) == 0;
+    /** access(2) on one path after another, through one native buffer: a PATH search's probes. */
+    public static final class AccessProbe implements AutoCloseable {
+        private final NativeBlock mem;
+        private final Pointer path;
+        private final int capacity;
+
+        /** A probe for paths of up to {@code longest} bytes. */
+        public AccessProbe(int longest) {
+            capacity = longest;
+            mem = new NativeBlock(NativeBlock.align(longest + 1));
+            path = mem.reserve(longest + 1);
+        }
+
+        /** Whether {@code file} is there with {@code mode} for this process. */
+        public boolean test(byte[] file, int mode) {
+            if (file.length > capacity) throw new IllegalArgumentException("path longer than the probe's buffer");
+            path.put(0, file, 0, file.length);
+            path.putByte(file.length, (byte) 0);
+            return libc.access(path, mode) == 0;
+        }
+
+        @Override
+        public void close() {
+            mem.close();
         }
     }
 
