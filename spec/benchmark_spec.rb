@@ -62,6 +62,18 @@ RSpec.describe 'bin/posix-spawn-benchmark' do
     end
   end
 
+  it 'with --only, measures only the groups named, and refuses a group it does not know' do
+    out, err, status = benchmark('-n', '2', '-m', '10', '--only', 'spawn', '--format', 'csv')
+    expect(status).to be_success, err
+    rows = out.lines.drop(1).map { |line| line.split(',') }
+    expect(rows.map { |row| row[1] }.uniq).to eq(['spawn'])
+    expect(rows.map { |row| row[2] }).to include(*spawn_cases)
+
+    _out, err, status = benchmark('--only', 'spawn,forks')
+    expect(status).not_to be_success
+    expect(err).to include('invalid argument: --only forks (groups: spawn, capture)')
+  end
+
   it 'writes CSV, quoting the names that need it' do
     bench = POSIX::Spawn::Benchmark
     gem_spawn = bench::RubyCase.new('POSIX::Spawn.spawn', :spawn) { true }

@@ -13,7 +13,7 @@ module POSIX
       MB = 1024 * 1024 # and MiB: the heap sizes and the captured outputs are both binary megabytes
 
       # What one run was asked to do: the command-line options.
-      Settings = Struct.new(:count, :rounds, :threads, :warmup, :mem_mb, :graph, :format, :chart, keyword_init: true)
+      Settings = Struct.new(:count, :rounds, :threads, :warmup, :mem_mb, :graph, :format, :chart, :only, keyword_init: true)
 
       module_function
 
@@ -53,7 +53,7 @@ module POSIX
         progress = Progress.new($stderr)
         heap = Heap.new
         heap.ensure_room_for(settings.mem_mb)
-        cases = Cases.all
+        cases = Cases.all.select { |c| settings.only.include?(c.group) }
         runner = Runner.new(cases.grep_v(Unavailable), settings, progress)
         runner.warm_up
         targets = heap_steps(settings.mem_mb, settings.graph)

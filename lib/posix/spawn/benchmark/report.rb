@@ -96,7 +96,10 @@ module POSIX
         end
 
         def each_group
-          GROUPS.each { |key, group| yield group, @cases.select { |c| c.group == key } }
+          GROUPS.each do |key, group|
+            cases = @cases.select { |c| c.group == key }
+            yield group, cases unless cases.empty?
+          end
         end
 
         def results
