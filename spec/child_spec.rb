@@ -146,6 +146,11 @@ RSpec.describe POSIX::Spawn::Child do
     it 'allows output of exactly :max bytes' do
       expect(described_class.new('printf', '12345678', max: 8).out).to eq('12345678')
     end
+
+    # The largest a long holds: the room left under it must not overflow into a negative read size.
+    it 'captures all output under a :max of 2**63 - 1' do
+      expect(described_class.new('printf', '12345678', max: 2**63 - 1).out).to eq('12345678')
+    end
   end
 
   describe ':pgroup_kill' do
