@@ -30,6 +30,12 @@ module ProcessResources
     end
   end
 
+  # The names of the JVM's live threads, sorted: Ruby threads are among them (Ruby-0-Thread-N), and so is
+  # any thread the gem starts (posix-spawn-fs); the JIT's compiler threads, which come and go, are not.
+  def threads
+    java.lang.Thread.getAllStackTraces.keySet.map(&:getName).sort
+  end
+
   # Resident set size in KiB.
   def rss_kib
     File.read('/proc/self/status')[/^VmRSS:\s+(\d+)/, 1].to_i
