@@ -31,9 +31,10 @@ module ProcessResources
   end
 
   # The names of the JVM's live threads, sorted: Ruby threads are among them (Ruby-0-Thread-N), and so is
-  # any thread the gem starts (posix-spawn-fs); the JIT's compiler threads, which come and go, are not.
+  # any thread the gem starts (posix-spawn-fs). Left out, as they come and go by themselves: the JVM's
+  # compiler threads (not listed anyway) and JRuby's JIT pool (Ruby-0-JIT-N, replaced when idle).
   def threads
-    java.lang.Thread.getAllStackTraces.keySet.map(&:getName).sort
+    java.lang.Thread.getAllStackTraces.keySet.map(&:getName).grep_v(/\ARuby-\d+-JIT-\d+\z/).sort
   end
 
   # Resident set size in KiB.
