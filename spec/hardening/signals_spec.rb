@@ -69,7 +69,11 @@ RSpec.describe 'signals and children' do
         Process.kill(:KILL, jruby)
         Process.wait(jruby)
       end
-      running_with_command_line(sleep_command).each { |pid| Process.kill(:KILL, pid) } if sleep_command
+      running_with_command_line(sleep_command).each do |pid|
+        Process.kill(:KILL, pid)
+      rescue Errno::ESRCH # died meanwhile
+        nil
+      end
     end
   end
 
