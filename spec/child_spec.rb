@@ -146,6 +146,20 @@ RSpec.describe POSIX::Spawn::Child do
     it 'allows output of exactly :max bytes' do
       expect(described_class.new('printf', '12345678', max: 8).out).to eq('12345678')
     end
+
+    it 'counts whole bytes under a fractional :max' do
+      child = described_class.build('printf', '12345678', max: 7.9)
+      expect { child.exec! }.to raise_error(POSIX::Spawn::MaximumOutputExceeded, /more than 7 bytes/)
+      expect(child.out).to eq('1234567')
+    end
+
+    # 2**63 - 1 is the largest a long holds: the room left under it must not overflow into a negative
+    # read size. Larger ones, and infinity, are no limit.
+    [2**63 - 1, 2**70, Float::INFINITY].each do |max|
+      it "captures all output under a :max of #{max}" do
+        expect(described_class.new('printf', '12345678', max: max).out).to eq('12345678')
+      end
+    end
   end
 
   describe ':pgroup_kill' do

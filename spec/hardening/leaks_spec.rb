@@ -1,8 +1,9 @@
 require 'spec_helper'
 require 'json'
 
-# Thousands of spawns mixing every outcome (SpawnLoad::OPERATIONS) leave the process exactly as they found
-# it: the same descriptors, no child (so no zombie), and no native memory growth beyond noise.
+# Thousands of spawns mixing every outcome (SpawnLoad::OPERATIONS, Child's timeouts, :max and interrupts
+# among them) leave the process exactly as they found it: the same descriptors and threads, no child (so
+# no zombie), and no native memory growth beyond noise.
 #
 # The load runs in a JRuby of its own whose Java heap is fixed and touched up front (-Xms = -Xmx,
 # AlwaysPreTouch), so its RSS moves only with native memory (malloc, thread stacks, JIT code) and not
@@ -44,6 +45,10 @@ RSpec.describe 'leaks under load' do
       it 'ends with no child process: none running, no zombie' do
         expect(@report['before']['children']).to be_empty
         expect(@report['after']['children']).to be_empty
+      end
+
+      it 'ends with exactly the threads it started with' do
+        expect(@report['after']['threads']).to eq(@report['before']['threads'])
       end
 
       it "grows RSS by less than #{ONE_OFF_RSS_ALLOWANCE_KIB / 1024} MiB + #{STEADY_RSS_ALLOWANCE_KIB_PER_1000} KiB per 1,000 spawns" do

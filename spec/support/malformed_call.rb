@@ -2,13 +2,15 @@
 # that the same text runs under the gem (JRuby) and under MRI, the reference for exception classes and
 # messages. Plain Ruby that needs no gem: run as a script, MRI evaluates rows with it (see the end).
 module MalformedCall
-  # What each API of the gem is checked against in MRI. popen4 has no MRI twin: it passes its arguments
-  # (plus three pipe redirects) to spawn, so Process.spawn is its reference.
+  # What each API of the gem is checked against in MRI. popen4 and Child have no MRI twin: they pass their
+  # arguments (plus three pipe redirects, less Child's own options) to spawn, so Process.spawn is their
+  # reference. Child's own options (:input, :timeout, :max, :pgroup_kill) are the MRI posix-spawn gem's.
   MRI_TWIN = {
     spawn: ->(args) { Process.spawn(*args) },
     system: ->(args) { Kernel.system(*args) },
     backtick: ->(args) { Kernel.send(:`, *args) },
-    popen4: ->(args) { Process.spawn(*args) }
+    popen4: ->(args) { Process.spawn(*args) },
+    child: ->(args) { Process.spawn(*args) }
   }.freeze
 
   # The gem's APIs, called the same way. popen4's pipes are closed and its child reaped by the caller.
@@ -20,13 +22,18 @@ module MalformedCall
       pid, *pipes = POSIX::Spawn.popen4(*args)
       pipes.each(&:close)
       pid
+    end,
+    child: lambda do |args|
+      POSIX::Spawn::Child.new(*args)
+      nil
     end
   }.freeze
 
   # One row of the matrix: API, arguments (Ruby source), MRI's exception class and message (nil: MRI
-  # accepts the call; a Symbol: MRI cannot be asked, see the spec), the gem's where it differs on purpose.
+  # accepts the call; a Symbol: MRI cannot be asked, see the spec), the gem's where it differs on purpose
+  # or where MRI cannot be asked (nil there: the gem accepts the call).
   Row = Struct.new(:api, :arguments, :mri_class, :mri_message, :gem_class, :gem_message) do
-    def expected_class = gem_class || mri_class
+    def expected_class = gem_class || (mri_class if mri_observable?)
     def expected_message = gem_message || mri_message
     def mri_observable? = !mri_class.is_a?(Symbol)
     def to_s = "#{api}(#{arguments})"

@@ -30,6 +30,13 @@ module ProcessResources
     end
   end
 
+  # The names of the JVM's live threads, sorted: Ruby threads are among them (Ruby-0-Thread-N), and so is
+  # any thread the gem starts (posix-spawn-fs). Left out, as they come and go by themselves: the JVM's
+  # compiler threads (not listed anyway) and JRuby's JIT pool (Ruby-0-JIT-N, replaced when idle).
+  def threads
+    java.lang.Thread.getAllStackTraces.keySet.map(&:getName).grep_v(/\ARuby-\d+-JIT-\d+\z/).sort
+  end
+
   # Resident set size in KiB.
   def rss_kib
     File.read('/proc/self/status')[/^VmRSS:\s+(\d+)/, 1].to_i

@@ -8,7 +8,7 @@ require_relative 'process_resources'
 #
 #   jruby -I lib spec/support/spawn_load.rb SPAWNS
 #
-# prints one JSON object: descriptors, children and RSS before and after, and RSS at checkpoints.
+# prints one JSON object: descriptors, children, threads and RSS before and after, and RSS at checkpoints.
 module SpawnLoad
   # Each operation spawns once (or tries to) and cleans up after itself as a careful caller would.
   OPERATIONS = {
@@ -29,8 +29,25 @@ module SpawnLoad
     system_failing: ->(_) { POSIX::Spawn.system('false') },
     system_missing: ->(_) { POSIX::Spawn.system('no-such-program-posix-spawn') },
     backtick: ->(_) { POSIX::Spawn.`('echo hello') },
-    popen4: ->(_) { POSIX::Spawn.popen4('cat') { |_, stdin, stdout| stdin.write('x'); stdin.close; stdout.read } }
+    popen4: ->(_) { POSIX::Spawn.popen4('cat') { |_, stdin, stdout| stdin.write('x'); stdin.close; stdout.read } },
+    child_input: lambda do |_|
+      output = POSIX::Spawn::Child.new('cat', input: 'x' * 100_000).out
+      raise "cat gave back #{output.size} bytes of 100000" unless output.size == 100_000
+    end,
+    child_timeout: ->(_) { expect_error(POSIX::Spawn::TimeoutExceeded) { POSIX::Spawn::Child.new('sleep', '5', timeout: 0.01) } },
+    child_max: ->(_) { expect_error(POSIX::Spawn::MaximumOutputExceeded) { POSIX::Spawn::Child.new('yes', max: 1000) } },
+    child_interrupted: lambda do |_|
+      child = POSIX::Spawn::Child.build('sleep', '5')
+      runner = Thread.new { child.exec! }
+      runner.report_on_exception = false
+      sleep 0.001 until child.pid || !runner.alive? # raised once the child runs, not before it starts
+      runner.raise(Interrupted)
+      expect_error(Interrupted) { runner.join }
+    end
   }.freeze
+
+  # What child_interrupted raises in the thread running the Child.
+  class Interrupted < StandardError; end
 
   module_function
 
@@ -62,6 +79,7 @@ module SpawnLoad
     collect_garbage
     { 'descriptors' => ProcessResources.open_descriptors.transform_keys(&:to_s),
       'children' => ProcessResources.children.transform_keys(&:to_s),
+      'threads' => ProcessResources.threads,
       'rss_kib' => ProcessResources.rss_kib }
   end
 

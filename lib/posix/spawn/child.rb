@@ -79,7 +79,13 @@ module POSIX
       #                        group (true), or only the process (false, default), on timeout, :max or
       #                        interrupt. Implies :pgroup => true.
       #
-      # A :timeout or :max that is not positive means no limit, as in the MRI gem.
+      # A :timeout or :max that is not positive means no limit, as in the MRI gem. A fractional :max
+      # counts whole bytes (10.5 allows 10).
+      #
+      # Raises TypeError or ArgumentError naming the option, before anything is spawned, when :input is
+      # not a String, :timeout or :max is not a real number (or is NaN), or :pgroup_kill is not true,
+      # false or nil; the MRI gem fails on these only after spawning, with errors that do not name the
+      # option, and takes any truthy :pgroup_kill as true.
       #
       # Returns a new Child instance whose underlying process has already executed to completion. The
       # out, err, and status attributes are immediately available.
@@ -87,11 +93,10 @@ module POSIX
       def initialize(*args)
         args = args.dup
         options = args.last.respond_to?(:to_hash) && args.size > 1 ? args.pop.to_hash.dup : {}
-        @input = options.delete(:input)
-        @input = @input.to_str if @input
-        @timeout = options.delete(:timeout)
-        @max = options.delete(:max)
-        @pgroup_kill = !!options.delete(:pgroup_kill)
+        @input = input_option(options.delete(:input))
+        @timeout = number_option(:timeout, options.delete(:timeout), 'seconds')
+        @max = bytes_option(options.delete(:max))
+        @pgroup_kill = boolean_option(:pgroup_kill, options.delete(:pgroup_kill))
         noexec = options.delete(:noexec)
         options.delete(:chdir) if options.key?(:chdir) && options[:chdir].nil?
         @spawn_args = options.empty? ? args : args + [options]
@@ -149,6 +154,43 @@ module POSIX
         when :max then raise MaximumOutputExceeded, "wrote more than #{@max} bytes: #{command_line(@spawn_args)}"
         end
         @status
+      end
+
+      private
+
+      # The largest :max the capture takes (Java's long); no output comes anywhere near it.
+      LARGEST_MAX = 2**63 - 1
+      private_constant :LARGEST_MAX
+
+      # :input as a String (or an object that converts to one implicitly), nil for none.
+      def input_option(input)
+        return if input.nil?
+
+        String.try_convert(input) or raise TypeError, "input option must be a String, not #{input.class}"
+      end
+
+      # A real number (Integer, Float, Rational), nil for none.
+      def number_option(name, value, unit)
+        return if value.nil?
+        raise TypeError, "#{name} option must be a number of #{unit}, not #{value.class}" unless value.is_a?(Numeric) && value.real?
+        raise ArgumentError, "#{name} option must be a number of #{unit}, not NaN" if value.to_f.nan?
+
+        value
+      end
+
+      # :max as whole bytes (a fraction allows the whole bytes below it); infinity, or more than
+      # LARGEST_MAX, is no limit.
+      def bytes_option(value)
+        max = number_option(:max, value, 'bytes')
+        max.floor unless max.nil? || max.infinite? || max > LARGEST_MAX
+      end
+
+      # Process.spawn's rule for its own boolean options (:close_others, :unsetenv_others), and its words.
+      def boolean_option(name, value)
+        return false if value.nil?
+        raise ArgumentError, "expected true or false as #{name}: #{value}" unless value == true || value == false
+
+        value
       end
     end
   end

@@ -332,7 +332,8 @@ public final class Capture implements AutoCloseable {
     /** Reads what {@code fd} has now into {@code into}; returns fd, or -1 once it is closed at end of file. */
     private int drain(int fd, Output into) {
         long room = into.makeRoom();
-        if (max >= 0) room = Math.min(room, max - out.length - err.length + 1); // one byte past max proves excess
+        long allowed = max - out.length - err.length;
+        if (max >= 0 && allowed < room) room = allowed + 1; // one byte past max proves excess; no overflow near Long.MAX_VALUE
         long n = Native.libc.read(fd, into.end(), room);
         if (n > 0) {
             into.length += n;
