@@ -136,7 +136,8 @@ RSpec.describe 'bad input' do
     [:child,    %q('cat', input: ['x']),                      :posix_spawn_gem, nil,                                      TypeError, 'input option must be a String, not Array'],
     [:child,    %q('true', pgroup_kill: 1),                   :posix_spawn_gem, nil,                                      ArgumentError, 'expected true or false as pgroup_kill: 1'],
     [:child,    %q('true', pgroup_kill: 'yes'),               :posix_spawn_gem, nil,                                      ArgumentError, 'expected true or false as pgroup_kill: yes'],
-    [:child,    %q('true', pgroup_kill: nil),                 :posix_spawn_gem, nil]
+    [:child,    %q('true', pgroup_kill: nil),                 :posix_spawn_gem, nil],
+    [:child,    %q('true', streams: {}),                      :posix_spawn_gem, nil,                                      NotImplementedError, 'the streams option of the posix-spawn gem is not supported by posix-spawn-jruby: Child captures out and err into Strings']
   ].freeze
   # Where the gem's outcome differs from MRI's, on purpose:
   # - umask/perm 2**64, fds 2**40: the same RangeError, worded by JRuby's conversions (or naming the fd);

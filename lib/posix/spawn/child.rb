@@ -57,7 +57,7 @@ module POSIX
     # - After MaximumOutputExceeded, out and err hold exactly :max bytes together.
     # - Thread#raise, Thread#kill, Timeout.timeout and Ctrl-C stop a running #exec! at once; the child
     #   is killed and reaped as above, and out, err, status and runtime are still set.
-    # - The :streams option is not supported.
+    # - The :streams option is not supported: it raises NotImplementedError.
     class Child
       include POSIX::Spawn
 
@@ -98,6 +98,7 @@ module POSIX
         @max = bytes_option(options.delete(:max))
         @pgroup_kill = boolean_option(:pgroup_kill, options.delete(:pgroup_kill))
         noexec = options.delete(:noexec)
+        raise NotImplementedError, STREAMS_UNSUPPORTED if options.key?(:streams)
         options.delete(:chdir) if options.key?(:chdir) && options[:chdir].nil?
         @spawn_args = options.empty? ? args : args + [options]
         exec! unless noexec
@@ -157,6 +158,10 @@ module POSIX
       end
 
       private
+
+      STREAMS_UNSUPPORTED = 'the streams option of the posix-spawn gem is not supported by posix-spawn-jruby: ' \
+                            'Child captures out and err into Strings'
+      private_constant :STREAMS_UNSUPPORTED
 
       # The largest :max the capture takes (Java's long); no output comes anywhere near it.
       LARGEST_MAX = 2**63 - 1
