@@ -3,7 +3,6 @@ package org.posixspawn.jruby.os;
 import java.nio.ByteBuffer;
 
 import jnr.constants.platform.Errno;
-import jnr.ffi.Platform;
 import jnr.ffi.Pointer;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
@@ -26,6 +25,21 @@ public final class Capture implements AutoCloseable {
     /** How a run ended. */
     public enum Outcome { EXITED, TIMED_OUT, OUTPUT_EXCEEDED }
 
+    /** How a run waits for its child's exit; recorded per thread so tests can see which way ran. */
+    public enum ExitWait {
+        /** poll on a pidfd, with the pipes and the wake-up pipe. */
+        PIDFD,
+        /** waitpid(WNOHANG) every {@link Capture#EXIT_POLL_MILLIS} ms: no pidfd_open, or it failed. */
+        WAITPID_POLL;
+
+        private static final ThreadLocal<ExitWait> LAST = new ThreadLocal<>();
+
+        /** How this thread's last started run waits for its child's exit, or null. */
+        public static ExitWait last() {
+            return LAST.get();
+        }
+    }
+
     /** How long a child has between TERM and KILL. */
     static final long GRACE_NANOS = 1_000_000_000L;
     /**
@@ -40,7 +54,8 @@ public final class Capture implements AutoCloseable {
     private static final long LARGEST_OUTPUT = Integer.MAX_VALUE - 8;
     /** Without pidfd, how often the wait for exit asks waitpid. */
     private static final int EXIT_POLL_MILLIS = 5;
-    private static final long PIDFD_OPEN = pidfdOpenSyscall();
+    /** pidfd_open(2)'s number, the same on x86_64 and aarch64 ({@link Features#pidfdOpen} checks the platform). */
+    static final long PIDFD_OPEN_SYSCALL = 434;
     private static final short POLLIN = 0x1, POLLOUT = 0x4; // revents may also carry POLLERR, POLLHUP: handled alike
     private static final int POLLFD_SIZE = 8; // struct pollfd { int fd; short events; short revents; }
     private static final int WNOHANG = 1;
@@ -70,7 +85,8 @@ public final class Capture implements AutoCloseable {
         stderr = parentEnds[2];
         wakeRead = wake[0];
         wakeWrite = wake[1];
-        pidfd = PIDFD_OPEN < 0 ? -1 : (int) Native.libc.syscall(PIDFD_OPEN, pid, 0);
+        pidfd = Features.pidfdOpen() ? (int) Native.libc.syscall(PIDFD_OPEN_SYSCALL, pid, 0) : -1;
+        ExitWait.LAST.set(pidfd >= 0 ? ExitWait.PIDFD : ExitWait.WAITPID_POLL);
     }
 
     /**
@@ -420,13 +436,5 @@ public final class Capture implements AutoCloseable {
 
     private static void closeAll(int... fds) {
         for (int fd : fds) if (fd >= 0) Native.libc.close(fd);
-    }
-
-    /** pidfd_open(2)'s number (Linux 5.3+; the same on x86_64 and aarch64), or -1 where it is unknown. */
-    private static long pidfdOpenSyscall() {
-        Platform p = Platform.getNativePlatform();
-        boolean known = p.getOS() == Platform.OS.LINUX
-                && (p.getCPU() == Platform.CPU.X86_64 || p.getCPU() == Platform.CPU.AARCH64);
-        return known ? 434 : -1;
     }
 }
