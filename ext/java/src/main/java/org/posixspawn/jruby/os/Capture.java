@@ -1,7 +1,9 @@
 package org.posixspawn.jruby.os;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicReference;
 
+import com.kenai.jffi.MemoryIO;
 import jnr.constants.platform.Errno;
 import jnr.ffi.Pointer;
 import org.posixspawn.jruby.plan.SpawnPlan;
@@ -380,11 +382,32 @@ public final class Capture implements AutoCloseable {
      * captured length, which becomes the Ruby String as it is. Measured with spec/benchmarks/child_capture.rb:
      * growing Java arrays (copied, or kept as a list of chunks) and malloc/realloc were all slower, mostly
      * through garbage collections of large arrays and page faults.
+     * <p>
+     * A finished run's mapping (its first {@link #KEPT_MAPPING} bytes) is kept for the next run, whose reads
+     * then find its pages in place instead of having the kernel fault in and zero new ones: about 2 ms less
+     * per 16 MiB captured. One is kept per JVM (concurrent runs map their own), at the cost of that much
+     * memory staying mapped.
      */
     public static final class Output {
+        private static final long KEPT_MAPPING = 32 << 20;
+        private static final AtomicReference<Output> SPARE = new AtomicReference<>();
+
         private Pointer buffer;
         private long capacity, length;
         private byte[] bytes;
+
+        Output() {}
+
+        /** A finished run's mapping, kept for the next ({@link #SPARE}). */
+        private Output(Pointer buffer, long capacity) {
+            this.buffer = buffer;
+            this.capacity = capacity;
+        }
+
+        /** Whether a finished run's mapping is waiting for the next run. */
+        static boolean spareKept() {
+            return SPARE.get() != null;
+        }
 
         /** The captured bytes, once the run is closed. */
         public byte[] bytes() {
@@ -393,6 +416,13 @@ public final class Capture implements AutoCloseable {
 
         /** Room at the end of the buffer, growing it (doubling) when there is none: at least 1 byte. */
         long makeRoom() {
+            if (buffer == null) {
+                Output spare = SPARE.getAndSet(null);
+                if (spare != null) {
+                    buffer = spare.buffer;
+                    capacity = spare.capacity;
+                }
+            }
             if (length == capacity) {
                 if (length >= LARGEST_OUTPUT) throw new OutOfMemoryError("child output larger than a Ruby String can hold");
                 long size = Math.min(LARGEST_OUTPUT, Math.max(FIRST_BUFFER, 2 * capacity));
@@ -413,11 +443,16 @@ public final class Capture implements AutoCloseable {
 
         void finish() {
             bytes = new byte[(int) length];
-            if (buffer != null) {
-                buffer.get(0, bytes, 0, bytes.length);
-                Native.libc.munmap(buffer, capacity);
-                buffer = null;
+            if (buffer == null) return;
+            // Through a direct ByteBuffer (JDK code) rather than jnr's Pointer.get (JNI), which takes twice as long
+            // on Java 25: measured for 16 MiB, 1.1 against 2.2 ms on Java 25, 1.1 against 0.9 ms on Java 17.
+            MemoryIO.getInstance().newDirectByteBuffer(buffer.address(), bytes.length).get(bytes);
+            if (capacity > KEPT_MAPPING) {
+                Native.libc.munmap(buffer.slice(KEPT_MAPPING), capacity - KEPT_MAPPING);
+                capacity = KEPT_MAPPING;
             }
+            if (!SPARE.compareAndSet(null, new Output(buffer, capacity))) Native.libc.munmap(buffer, capacity);
+            buffer = null;
         }
     }
 

@@ -90,6 +90,15 @@ class CaptureTest {
     }
 
     @Test
+    void theNextRunReusesTheMappingAndGivesOnlyItsOwnBytes() throws Exception {
+        runToEnd(Capture.start(plan("sh", "-c", "yes | head -c 3000000"), null, NO_DEADLINE, NO_MAX, false));
+        assertTrue(Capture.Output.spareKept());
+        Capture next = runToEnd(Capture.start(plan("printf", "next"), null, NO_DEADLINE, NO_MAX, false));
+        assertEquals("next", text(next.out()));
+        assertTrue(Capture.Output.spareKept());
+    }
+
+    @Test
     void stopsAtTheDeadlineAndTerminatesTheChild() throws Exception {
         long deadline = System.nanoTime() + 300_000_000L;
         Capture c = runToEnd(Capture.start(plan("sh", "-c", "echo partial; exec sleep 30"), null, deadline, NO_MAX, false));
