@@ -73,6 +73,7 @@ public final class Capture implements AutoCloseable {
     private final Object wakeLock = new Object();
     private int stdin, stdout, stderr, wakeRead, wakeWrite, pidfd;
     private boolean reaped, closed;
+    private boolean moved; // the last round read or wrote something
     private int rawStatus = -1;
     private Outcome outcome;
 
@@ -178,6 +179,10 @@ public final class Capture implements AutoCloseable {
                 if (pidfd >= 0) n = watch(n, pidfd, POLLIN);
                 else timeout = timeout < 0 ? EXIT_POLL_MILLIS : Math.min(timeout, EXIT_POLL_MILLIS);
             }
+            // Data just moved: look again without sleeping. Sleeping in poll after each read, to be woken by the
+            // child's next write, made a 16 MiB capture about a third slower (also in C: Linux 6.18 on a VM).
+            if (moved) timeout = 0;
+            moved = false;
             if (Native.libc.poll(pollfds, n, timeout) < 0) {
                 int errno = Native.errno();
                 if (errno == Native.EINTR) continue;
@@ -333,8 +338,10 @@ public final class Capture implements AutoCloseable {
     /** Writes what stdin takes now; closes it when all is written or the child stopped reading (EPIPE). */
     private void feed() {
         long n = Native.libc.write(stdin, input, input.remaining());
-        if (n > 0) input.position(input.position() + (int) n);
-        else if (n < 0) {
+        if (n > 0) {
+            input.position(input.position() + (int) n);
+            moved = true;
+        } else if (n < 0) {
             int errno = Native.errno();
             if (errno != Native.EAGAIN && errno != Native.EINTR && errno != Native.EPIPE) {
                 throw new IllegalStateException("write to the child's stdin: " + Errno.valueOf(errno));
@@ -353,6 +360,7 @@ public final class Capture implements AutoCloseable {
         if (max >= 0) room = Math.min(room, max - out.length - err.length + 1); // one byte past max proves excess
         long n = Native.libc.read(fd, into.end(), room);
         if (n > 0) {
+            moved = true;
             into.length += n;
             long excess = out.length + err.length - max;
             if (max >= 0 && excess > 0) {
