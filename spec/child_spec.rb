@@ -1,5 +1,6 @@
 require 'spec_helper'
 require 'timeout'
+require_relative 'child/wait_behaviour'
 
 RSpec.describe POSIX::Spawn::Child do
   def elapsed
@@ -16,23 +17,22 @@ RSpec.describe POSIX::Spawn::Child do
     thread
   end
 
+  context 'waiting for the exit on a pidfd' do
+    include_examples 'child wait behaviour', :pidfd
+  end
+
+  context 'without pidfd_open (polling waitpid)' do
+    around do |example|
+      POSIX::Spawn::Native.pretend_missing('pidfd_open', true)
+      example.run
+    ensure
+      POSIX::Spawn::Native.pretend_missing('pidfd_open', false)
+    end
+
+    include_examples 'child wait behaviour', :waitpid_poll
+  end
+
   describe 'running a command to completion' do
-    it 'captures stdout and stderr apart, as binary Strings, with the status and $?' do
-      child = described_class.new('sh', '-c', 'printf out; printf err >&2; exit 3')
-      expect([child.out, child.err]).to eq(%w[out err])
-      expect([child.out.encoding, child.err.encoding]).to eq([Encoding::BINARY] * 2)
-      expect(child.status).to be_a(Process::Status)
-      expect(child.status.exitstatus).to eq(3)
-      expect(child.status.pid).to eq(child.pid)
-      expect(child).not_to be_success
-      expect($?).to eq(child.status)
-      expect(child.runtime).to be_a(Float).and be > 0
-    end
-
-    it 'is a success when the command exits zero' do
-      expect(described_class.new('true')).to be_success
-    end
-
     it 'takes every spawn argument form and option: env, argv0, chdir, umask, shell command lines' do
       child = described_class.new({ 'GREETING' => 'hi' }, ['sh', 'renamed'], '-c', 'echo $GREETING $0; pwd; umask',
                         chdir: '/tmp', umask: 0o077)
@@ -49,10 +49,6 @@ RSpec.describe POSIX::Spawn::Child do
       expect { described_class.new('no-such-program-here') }.to raise_error(Errno::ENOENT, /no-such-program-here/)
       expect { described_class.new('true', chdir: '/no/such/dir') }.to raise_error(Errno::ENOENT, %r{/no/such/dir})
       expect(ProcessCensus.open_fds).to be <= before # the JVM closes some of its own now and then
-    end
-
-    it 'waits for output written after the child closed stdin and by grandchildren that hold the pipes' do
-      expect(described_class.new('sh', '-c', 'exec 0<&-; (sleep 0.2; echo late) &').out).to eq("late\n")
     end
   end
 
@@ -88,104 +84,6 @@ RSpec.describe POSIX::Spawn::Child do
     end
   end
 
-  describe ':timeout' do
-    it 'raises TimeoutExceeded, a StandardError, and kills and reaps the child' do
-      expect(POSIX::Spawn::TimeoutExceeded.ancestors).to include(StandardError)
-      child = described_class.build('sleep', '30', timeout: 0.3)
-      expect { child.exec! }.to raise_error(POSIX::Spawn::TimeoutExceeded, /0.3 seconds: sleep 30/)
-      expect(child.status.termsig).to eq(Signal.list['TERM'])
-      expect(ProcessCensus.gone?(child.pid)).to be(true)
-      expect($?).to eq(child.status)
-    end
-
-    it 'keeps what was captured before the timeout' do
-      child = described_class.build('sh', '-c', 'echo before; echo also >&2; exec sleep 30', timeout: 0.5)
-      expect { child.exec! }.to raise_error(POSIX::Spawn::TimeoutExceeded)
-      expect([child.out, child.err]).to eq(["before\n", "also\n"])
-    end
-
-    it 'raises from new too' do
-      expect { described_class.new('sleep', '30', timeout: 0.2) }.to raise_error(POSIX::Spawn::TimeoutExceeded)
-    end
-
-    it 'kills a child that ignores TERM with KILL after the grace period' do
-      child = described_class.build('sh', '-c', 'trap "" TERM; exec sleep 30', timeout: 0.5)
-      expect(elapsed { expect { child.exec! }.to raise_error(POSIX::Spawn::TimeoutExceeded) }).to be < 10
-      expect(child.status.termsig).to eq(Signal.list['KILL'])
-    end
-
-    it 'covers the wait for the exit after the child has closed its output' do
-      child = described_class.build('sh', '-c', 'exec >&- 2>&-; exec sleep 30', timeout: 0.5)
-      expect(elapsed { expect { child.exec! }.to raise_error(POSIX::Spawn::TimeoutExceeded) }).to be < 10
-    end
-
-    it 'lets a command that finishes in time succeed' do
-      expect(described_class.new('echo', 'quick', timeout: 10).out).to eq("quick\n")
-    end
-
-    it 'means no limit when zero or negative, as in the MRI gem' do
-      expect(described_class.new('sleep', '0.1', timeout: 0)).to be_success
-    end
-  end
-
-  describe ':max' do
-    it 'raises MaximumOutputExceeded, a StandardError, keeping exactly the first :max bytes' do
-      expect(POSIX::Spawn::MaximumOutputExceeded.ancestors).to include(StandardError)
-      child = described_class.build('yes', max: 100_000)
-      expect { child.exec! }.to raise_error(POSIX::Spawn::MaximumOutputExceeded, /100000 bytes: yes/)
-      expect(child.out).to eq("y\n" * 50_000)
-      expect(ProcessCensus.gone?(child.pid)).to be(true)
-    end
-
-    it 'counts stdout and stderr together' do
-      child = described_class.build('sh', '-c', 'printf 12345 >&2; sleep 0.1; printf 67890', max: 8)
-      expect { child.exec! }.to raise_error(POSIX::Spawn::MaximumOutputExceeded)
-      expect([child.err, child.out]).to eq(%w[12345 678])
-    end
-
-    it 'allows output of exactly :max bytes' do
-      expect(described_class.new('printf', '12345678', max: 8).out).to eq('12345678')
-    end
-
-    it 'counts whole bytes under a fractional :max' do
-      child = described_class.build('printf', '12345678', max: 7.9)
-      expect { child.exec! }.to raise_error(POSIX::Spawn::MaximumOutputExceeded, /more than 7 bytes/)
-      expect(child.out).to eq('1234567')
-    end
-
-    # 2**63 - 1 is the largest a long holds: the room left under it must not overflow into a negative
-    # read size. Larger ones, and infinity, are no limit.
-    [2**63 - 1, 2**70, Float::INFINITY].each do |max|
-      it "captures all output under a :max of #{max}" do
-        expect(described_class.new('printf', '12345678', max: max).out).to eq('12345678')
-      end
-    end
-  end
-
-  describe ':pgroup_kill' do
-    # The shell prints its background sleep's pid, then waits; the timeout then signals the shell.
-    def grandchild_of(options)
-      child = described_class.build('sh', '-c', 'sleep 30 & echo $!; wait', timeout: 0.5, **options)
-      expect { child.exec! }.to raise_error(POSIX::Spawn::TimeoutExceeded)
-      child.out.to_i
-    end
-
-    it 'starts the child in its own process group and kills the whole group' do
-      grandchild = grandchild_of(pgroup_kill: true)
-      expect(grandchild).to be > 0
-      expect(ProcessCensus.wait_until_gone(grandchild)).to be(true)
-    end
-
-    it 'without it, signals the child alone (the grandchild lives on)' do
-      grandchild = grandchild_of(pgroup: true)
-      begin
-        expect(ProcessCensus.gone?(grandchild)).to be(false)
-      ensure
-        Process.kill('KILL', grandchild)
-      end
-    end
-  end
-
   describe '.build and #exec!' do
     it 'builds without running, then runs on exec! and returns the status' do
       child = described_class.build('echo', 'later')
@@ -195,41 +93,7 @@ RSpec.describe POSIX::Spawn::Child do
     end
   end
 
-  describe 'interrupts' do
-    it 'stops at Thread#raise: the child is killed and reaped, partial output kept' do
-      child = described_class.build('sh', '-c', 'echo started; exec sleep 30')
-      thread = exec_in_thread(child)
-      sleep 0.2
-      thread.raise(IOError, 'stop')
-      expect(elapsed { expect { thread.join }.to raise_error(IOError, 'stop') }).to be < 10
-      expect(child.out).to eq("started\n")
-      expect(child.status.termsig).to eq(Signal.list['TERM'])
-      expect(ProcessCensus.gone?(child.pid)).to be(true)
-    end
-
-    it 'stops at Thread#kill' do
-      child = described_class.build('sleep', '30')
-      thread = exec_in_thread(child)
-      thread.kill
-      expect(elapsed { thread.join }).to be < 10
-      expect(ProcessCensus.gone?(child.pid)).to be(true)
-    end
-
-    it 'stops at Timeout.timeout' do
-      child = described_class.build('sleep', '30')
-      expect { Timeout.timeout(0.3) { child.exec! } }.to raise_error(Timeout::Error)
-      expect(child.status.termsig).to eq(Signal.list['TERM'])
-    end
-
-    it 'goes on after Thread#wakeup, which is no interrupt' do
-      child = described_class.build('sh', '-c', 'sleep 0.5; echo done')
-      thread = exec_in_thread(child)
-      thread.wakeup
-      thread.join
-      expect(child.out).to eq("done\n")
-      expect(child).to be_success
-    end
-
+  describe 'interrupts by Ctrl-C' do
     # Runs `script` (which prints its Child's pid) in another JRuby, sends it SIGINT once the child has
     # started, and returns [what it printed after the pid, its exit status, the child's pid].
     def interrupt_jruby(script)
@@ -274,51 +138,6 @@ RSpec.describe POSIX::Spawn::Child do
       _, status, child_pid = interrupt_jruby(start_child + "child.exec!\n")
       expect(status.exitstatus).to eq(130)
       expect(ProcessCensus.wait_until_gone(child_pid)).to be(true)
-    end
-  end
-
-  describe 'leaving nothing behind' do
-    def leak_check(iterations)
-      yield # first use creates what lives on by design (e.g. Timeout's worker thread)
-      GC.start
-      before = ProcessCensus.snapshot
-      iterations.times { yield }
-      GC.start
-      after = ProcessCensus.snapshot
-      expect(after[:fds]).to be <= before[:fds] # the JVM closes some of its own now and then
-      expect(after[:children]).to eq(before[:children])
-      expect(after[:ruby_threads]).to eq(before[:ruby_threads])
-      # The JVM starts and stops compiler threads as it likes: only a leak per iteration would show.
-      expect(after[:java_threads]).to be <= before[:java_threads] + 10
-    end
-
-    def timed_out(*)
-      expect { described_class.new('sleep', '30', timeout: 0.01) }.to raise_error(POSIX::Spawn::TimeoutExceeded)
-    end
-
-    def over_max(*)
-      expect { described_class.new('yes', max: 10) }.to raise_error(POSIX::Spawn::MaximumOutputExceeded)
-    end
-
-    def interrupted(*)
-      child = described_class.build('sleep', '30')
-      thread = exec_in_thread(child)
-      thread.raise(IOError)
-      expect { thread.join }.to raise_error(IOError)
-    end
-
-    def spawn_failed(*)
-      expect { described_class.new('no-such-program-here') }.to raise_error(Errno::ENOENT)
-    end
-
-    %i[timed_out over_max interrupted spawn_failed].each do |way|
-      it "after 100 Childs #{way.to_s.tr('_', ' ')}" do
-        leak_check(100) { send(way) }
-      end
-
-      it "after 1,000 Childs #{way.to_s.tr('_', ' ')}", :long do
-        leak_check(1000) { send(way) }
-      end
     end
   end
 end

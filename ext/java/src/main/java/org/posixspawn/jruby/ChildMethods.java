@@ -82,6 +82,13 @@ public final class ChildMethods {
         }
     }
 
+    /** Native.last_exit_wait -> :pidfd or :waitpid_poll: how this thread's last Child waited for its exit. */
+    @JRubyMethod(module = true)
+    public static IRubyObject last_exit_wait(ThreadContext context, IRubyObject self) {
+        Capture.ExitWait wait = Capture.ExitWait.last();
+        return wait == null ? context.nil : context.runtime.newSymbol(wait.name().toLowerCase());
+    }
+
     private static void report(ThreadContext context, IRubyObject child, Capture capture, long started) {
         Ruby runtime = context.runtime;
         IRubyObject status = context.nil;

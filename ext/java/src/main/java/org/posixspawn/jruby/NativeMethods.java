@@ -52,7 +52,7 @@ public final class NativeMethods {
         return route == null ? context.nil : context.runtime.newSymbol(route.name().toLowerCase());
     }
 
-    /** Native.pretend_missing(libc_function_name, missing): run the fallback for an optional libc call. */
+    /** Native.pretend_missing(name, missing): run the fallback for an optional call (a libc function, or pidfd_open). */
     @JRubyMethod(module = true)
     public static IRubyObject pretend_missing(ThreadContext context, IRubyObject self, IRubyObject name, IRubyObject missing) {
         try {

@@ -3,13 +3,17 @@ package org.posixspawn.jruby.os;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import jnr.ffi.Platform;
+
 /**
- * The optional libc calls the spawner prefers, each with the fallback used where it is missing:
+ * The optional calls the spawner and {@link Capture} prefer, each with the fallback used where it is missing:
  * <ul>
  * <li>{@code posix_spawn_file_actions_addchdir_np} (glibc 2.29, musl 1.1.24, macOS 10.15): else the spawn
  * runs on the {@link FsThread}, whose own working directory the child inherits;</li>
  * <li>{@code posix_spawn_file_actions_addclosefrom_np} (glibc 2.34): else each open descriptor listed in
- * /proc/self/fd (or /dev/fd) gets its own close action.</li>
+ * /proc/self/fd (or /dev/fd) gets its own close action;</li>
+ * <li>{@code pidfd_open} (Linux 5.3, a system call; known here on x86_64 and aarch64): else a capture
+ * waits for its child's exit by asking waitpid every few milliseconds.</li>
  * </ul>
  * {@link #pretendMissing} makes a present call look missing, so tests (and users working around a broken
  * libc) can run the fallbacks on a machine that does not need them.
@@ -17,9 +21,11 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Features {
     public static final String ADDCHDIR = "posix_spawn_file_actions_addchdir_np";
     public static final String ADDCLOSEFROM = "posix_spawn_file_actions_addclosefrom_np";
+    public static final String PIDFD_OPEN = "pidfd_open";
 
     private static final boolean HAS_ADDCHDIR = Native.hasSymbol(ADDCHDIR);
     private static final boolean HAS_ADDCLOSEFROM = Native.hasSymbol(ADDCLOSEFROM);
+    private static final boolean HAS_PIDFD_OPEN = hasPidfdOpenNumber();
     private static final Set<String> pretendMissing = ConcurrentHashMap.newKeySet();
 
     private Features() {}
@@ -32,11 +38,17 @@ public final class Features {
         return HAS_ADDCLOSEFROM && !pretendMissing.contains(ADDCLOSEFROM);
     }
 
-    /** Whether libc has {@code symbol} and it is not being pretended missing. */
+    /** Worth trying: an older kernel (or a sandbox) still fails it, and the caller falls back then too. */
+    static boolean pidfdOpen() {
+        return HAS_PIDFD_OPEN && !pretendMissing.contains(PIDFD_OPEN);
+    }
+
+    /** Whether {@code symbol} is there and it is not being pretended missing. */
     public static boolean available(String symbol) {
         switch (symbol) {
             case ADDCHDIR: return addchdir();
             case ADDCLOSEFROM: return addclosefrom();
+            case PIDFD_OPEN: return pidfdOpen();
             default: throw new IllegalArgumentException("not an optional call: " + symbol);
         }
     }
@@ -46,5 +58,12 @@ public final class Features {
         available(symbol); // rejects unknown names
         if (missing) pretendMissing.add(symbol);
         else pretendMissing.remove(symbol);
+    }
+
+    /** Whether {@link Capture#PIDFD_OPEN_SYSCALL} is pidfd_open's number here. */
+    private static boolean hasPidfdOpenNumber() {
+        Platform p = Platform.getNativePlatform();
+        return p.getOS() == Platform.OS.LINUX
+                && (p.getCPU() == Platform.CPU.X86_64 || p.getCPU() == Platform.CPU.AARCH64);
     }
 }

@@ -54,6 +54,30 @@ class CaptureTest {
         assertEquals("err", text(c.err()));
         assertEquals(Capture.Outcome.EXITED, c.outcome());
         assertEquals(7, (c.rawStatus() >> 8) & 0xff);
+        assertEquals(Capture.ExitWait.PIDFD, Capture.ExitWait.last());
+    }
+
+    /** The route of kernels before 5.3: the exit, the deadline after the pipes closed, and KILL, by polling waitpid. */
+    @Test
+    void withoutPidfdWaitsForTheExitByPollingWaitpid() throws Exception {
+        int before = openFds();
+        Features.pretendMissing(Features.PIDFD_OPEN, true);
+        try {
+            Capture exited = runToEnd(Capture.start(plan("sh", "-c", "exec >&- 2>&-; sleep 0.2; exit 4"), null, NO_DEADLINE, NO_MAX, false));
+            assertEquals(Capture.ExitWait.WAITPID_POLL, Capture.ExitWait.last());
+            assertEquals(Capture.Outcome.EXITED, exited.outcome());
+            assertEquals(4, (exited.rawStatus() >> 8) & 0xff);
+
+            long deadline = System.nanoTime() + 300_000_000L;
+            Capture killed = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> runToEnd(Capture.start(
+                    plan("sh", "-c", "exec >&- 2>&-; trap '' TERM; exec sleep 30"), null, deadline, NO_MAX, false)));
+            assertEquals(Capture.Outcome.TIMED_OUT, killed.outcome());
+            assertEquals(Native.SIGKILL, killed.rawStatus() & 0x7f);
+            assertFalse(new File("/proc/" + killed.pid()).exists());
+        } finally {
+            Features.pretendMissing(Features.PIDFD_OPEN, false);
+        }
+        assertEquals(before, openFds());
     }
 
     @Test
@@ -63,6 +87,15 @@ class CaptureTest {
         Capture c = assertTimeoutPreemptively(Duration.ofSeconds(60),
                 () -> runToEnd(Capture.start(plan("cat"), ByteBuffer.wrap(data), NO_DEADLINE, NO_MAX, false)));
         assertArrayEquals(data, c.out().bytes());
+    }
+
+    @Test
+    void theNextRunReusesTheMappingAndGivesOnlyItsOwnBytes() throws Exception {
+        runToEnd(Capture.start(plan("sh", "-c", "yes | head -c 3000000"), null, NO_DEADLINE, NO_MAX, false));
+        assertTrue(Capture.Output.spareKept());
+        Capture next = runToEnd(Capture.start(plan("printf", "next"), null, NO_DEADLINE, NO_MAX, false));
+        assertEquals("next", text(next.out()));
+        assertTrue(Capture.Output.spareKept());
     }
 
     @Test
