@@ -50,7 +50,7 @@ public final class Capture implements AutoCloseable {
      */
     static final int PIPE_SIZE = 1 << 20;
     private static final long HUGE_PAGE = 2 << 20;
-    private static final int PROT_READ_WRITE = 0x3, MAP_PRIVATE_ANONYMOUS = 0x22, MREMAP_MAYMOVE = 1, MADV_HUGEPAGE = 14; // Linux
+    private static final int PROT_READ_WRITE = 0x3, MAP_PRIVATE_ANONYMOUS = 0x22, MREMAP_MAYMOVE = 1, MADV_HUGEPAGE = 14, MADV_FREE = 8; // Linux
     private static final long FIRST_BUFFER = 64 << 10;
     /** Java's largest array: no Ruby String can hold more. */
     private static final long LARGEST_OUTPUT = Integer.MAX_VALUE - 8;
@@ -395,7 +395,7 @@ public final class Capture implements AutoCloseable {
      * A finished run's mapping (its first {@link #KEPT_MAPPING} bytes) is kept for the next run, whose reads
      * then find its pages in place instead of having the kernel fault in and zero new ones: about 2 ms less
      * per 16 MiB captured. One is kept per JVM (concurrent runs map their own), at the cost of that much
-     * memory staying mapped.
+     * memory staying mapped (lazily freed: see finish).
      */
     public static final class Output {
         private static final long KEPT_MAPPING = 32 << 20;
@@ -460,6 +460,10 @@ public final class Capture implements AutoCloseable {
                 Native.libc.munmap(buffer.slice(KEPT_MAPPING), capacity - KEPT_MAPPING);
                 capacity = KEPT_MAPPING;
             }
+            // Kept, but lazily freed: under memory pressure the kernel takes the pages back (the next run then
+            // faults them in again), so the spare costs memory only where memory is plentiful. Before the
+            // hand-over: once it is SPARE, another run may be writing into it.
+            Native.libc.madvise(buffer, capacity, MADV_FREE);
             if (!SPARE.compareAndSet(null, new Output(buffer, capacity))) Native.libc.munmap(buffer, capacity);
             buffer = null;
         }
