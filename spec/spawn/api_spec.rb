@@ -81,9 +81,9 @@ RSpec.describe POSIX::Spawn do
     end
 
     it 'closes every pipe when the spawn fails' do
-      before = Dir.children('/proc/self/fd').size
+      before = ProcessResources.open_descriptors
       expect { POSIX::Spawn.popen4('no-such-program-here') }.to raise_error(Errno::ENOENT)
-      expect(Dir.children('/proc/self/fd').size).to eq(before)
+      expect(ProcessResources.descriptor_changes(before, ProcessResources.open_descriptors)[:opened]).to eq({})
     end
   end
 
