@@ -184,7 +184,7 @@ RSpec.describe 'bad input' do
     rows.each { |row| gem_outcome(row) } # loads every class and opens whatever JRuby opens once
     before = ProcessResources.open_descriptors
     rows.each { |row| gem_outcome(row) }
-    expect(ProcessResources.descriptor_changes(before, ProcessResources.open_descriptors)).to eq(opened: {}, closed: {})
+    expect(ProcessResources.settled_descriptor_changes(before)).to eq(opened: {}, closed: {})
     expect(ProcessResources.children).to be_empty
   end
 

@@ -75,7 +75,7 @@ RSpec.describe 'concurrent spawns' do
       descriptors = descriptors_but_selectors
       run_threads(rounds)
       expect(ProcessResources.children).to be_empty
-      expect(ProcessResources.descriptor_changes(descriptors, descriptors_but_selectors)).to eq(opened: {}, closed: {})
+      expect(ProcessResources.settled_descriptor_changes(descriptors) { descriptors_but_selectors }).to eq(opened: {}, closed: {})
     end
   end
 end

@@ -19,7 +19,7 @@ RSpec.describe 'faults' do
 
   def expect_nothing_left(descriptors)
     expect(ProcessResources.children).to be_empty
-    expect(ProcessResources.descriptor_changes(descriptors, ProcessResources.open_descriptors)).to eq(opened: {}, closed: {})
+    expect(ProcessResources.settled_descriptor_changes(descriptors)).to eq(opened: {}, closed: {})
     expect(POSIX::Spawn.system('true')).to be(true)
   end
 
@@ -64,7 +64,7 @@ RSpec.describe 'faults' do
     end
     outcomes << attempts.merge(rlimit: rlimit).transform_values { |a| attempt(&a) }
     puts JSON.generate('full' => outcomes.first, 'partly_free' => outcomes[1..-2], 'room' => outcomes.last,
-                       'changes' => ProcessResources.descriptor_changes(before, ProcessResources.open_descriptors),
+                       'changes' => ProcessResources.settled_descriptor_changes(before),
                        'children' => ProcessResources.children)
   RUBY
 
@@ -114,7 +114,7 @@ RSpec.describe 'faults' do
     Process.setrlimit(:NPROC, Process.getrlimit(:NPROC).last)
     Process.wait(POSIX::Spawn.spawn('true'))
     puts JSON.generate('limited' => limited, 'then' => $?.success?, 'children' => ProcessResources.children,
-                       'changes' => ProcessResources.descriptor_changes(before, ProcessResources.open_descriptors))
+                       'changes' => ProcessResources.settled_descriptor_changes(before))
   RUBY
 
   setpriv = %w[/usr/bin/setpriv /bin/setpriv].find { |p| File.executable?(p) }

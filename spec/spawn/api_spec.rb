@@ -83,7 +83,7 @@ RSpec.describe POSIX::Spawn do
     it 'closes every pipe when the spawn fails' do
       before = ProcessResources.open_descriptors
       expect { POSIX::Spawn.popen4('no-such-program-here') }.to raise_error(Errno::ENOENT)
-      expect(ProcessResources.descriptor_changes(before, ProcessResources.open_descriptors)[:opened]).to eq({})
+      expect(ProcessResources.settled_descriptor_changes(before)[:opened]).to eq({})
     end
   end
 

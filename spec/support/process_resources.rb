@@ -18,6 +18,21 @@ module ProcessResources
       closed: before.reject { |fd, target| after[fd] == target } }
   end
 
+  # descriptor_changes from BEFORE to a fresh reading (the block's, or open_descriptors), read again for up
+  # to a second while there are any: the JVM itself holds a file open for a moment now and then (its
+  # container support reads cgroup limits), which a leaked descriptor would outlast.
+  def settled_descriptor_changes(before, &read)
+    read ||= method(:open_descriptors)
+    changes = nil
+    10.times do
+      changes = descriptor_changes(before, read.call)
+      break if changes.values.all?(&:empty?)
+
+      sleep 0.1
+    end
+    changes
+  end
+
   # The processes whose parent is this one, as { pid => state } (state "Z" is a zombie).
   def children
     Dir.children('/proc').grep(/\A\d+\z/).each_with_object({}) do |pid, found|
