@@ -1,7 +1,9 @@
 # Where the time of a plain spawn goes: this gem's spawn + wait of `true` against the same posix_spawn
-# call made straight through jnr-ffi from this JVM, with argv and envp built once and nothing else
-# (no file actions, no attributes, no Ruby), and against the C loops of posix-spawn-benchmark. The raw
-# call is the floor for any posix_spawn from a JVM; the C loops are the floor for posix_spawn at all.
+# call made straight through jnr-ffi from this JVM, with argv and envp built once and nothing else (no
+# file actions, no attributes, no Ruby), waited for with libc's waitpid and with JRuby's Process.wait;
+# and against the C loops of posix-spawn-benchmark. The raw call is the floor for any posix_spawn from a
+# JVM, and with Process.wait the floor for any JRuby code that waits as users do; the C loops are the
+# floor for posix_spawn at all.
 #
 #   bin/dev jruby -Ilib spec/benchmarks/spawn_floor.rb [-n SPAWNS] [-r ROUNDS]
 #
@@ -30,11 +32,12 @@ class RawSpawn
     @status = NATIVE.allocate(8)
   end
 
-  def call
+  # Waits with libc's waitpid, or with JRuby's Process.wait (which also sets $?).
+  def call(ruby_wait: false)
     error = NATIVE.libc.posix_spawn(@pid, @path, nil, nil, @argv, @envp)
     raise SystemCallError.new('posix_spawn', error) unless error.zero?
 
-    NATIVE.libc.waitpid(@pid.getInt(0), @status, 0)
+    ruby_wait ? Process.wait(@pid.getInt(0)) : NATIVE.libc.waitpid(@pid.getInt(0), @status, 0)
   end
 
   private
@@ -62,6 +65,7 @@ cases = [
   bench::RubyCase.new('POSIX::Spawn.spawn("true")', :spawn) { Process.wait(POSIX::Spawn.spawn('true')); $?.success? },
   bench::RubyCase.new("POSIX::Spawn.spawn(\"#{true_path}\")", :spawn) { Process.wait(POSIX::Spawn.spawn(true_path)); $?.success? },
   bench::RubyCase.new("raw jnr-ffi posix_spawn(\"#{true_path}\") + waitpid", :spawn) { raw.call },
+  bench::RubyCase.new("raw jnr-ffi posix_spawn(\"#{true_path}\") + Process.wait", :spawn) { raw.call(ruby_wait: true) },
   bench::CReference.new(c_loop, 'C posix_spawnp("true")', :search_path, 'true'),
   bench::CReference.new(c_loop, "C posix_spawn(\"#{true_path}\")", :full_path, true_path)
 ]
@@ -70,9 +74,9 @@ times = Hash.new { |h, c| h[c] = [] }
 bench.shares(spawns, rounds).each_with_index do |n, round|
   cases.rotate(round).each { |c| times[c] << c.time_per_op(n, 1) }
 end
-baseline = times[cases[3]]
+baseline = times[cases[4]]
 puts "median µs per spawn + wait of `true`, #{spawns} per case in #{rounds} rounds; ratio to C posix_spawnp in the same rounds"
 cases.each do |c|
   ratio = bench.median(times[c].zip(baseline).map { |mine, theirs| mine / theirs })
-  printf("  %-50s %8.1f %6.2f\n", c.name, bench.median(times[c]) * 1e6, ratio)
+  printf("  %-58s %8.1f %6.2f\n", c.name, bench.median(times[c]) * 1e6, ratio)
 end
