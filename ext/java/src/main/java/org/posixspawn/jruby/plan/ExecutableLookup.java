@@ -3,8 +3,6 @@ package org.posixspawn.jruby.plan;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 
 import org.jruby.util.ByteList;
 import org.posixspawn.jruby.os.Native;
@@ -24,40 +22,28 @@ final class ExecutableLookup {
         if (name.length == 0) return null;
         for (byte b : name) if (b == '/') return name;
         if (path == null) return null;
-        List<byte[]> candidates = candidates(name, path, cwd.getBytes(StandardCharsets.UTF_8));
-        int longest = 0;
-        for (byte[] candidate : candidates) longest = Math.max(longest, candidate.length);
-        try (Native.AccessProbe probe = new Native.AccessProbe(longest)) {
-            for (byte[] candidate : candidates) {
-                // access(2) first: one cheap system call rules out the entries that do not have it.
-                if (probe.test(candidate, Native.X_OK) && !new File(new String(candidate, StandardCharsets.UTF_8)).isDirectory()) {
-                    return candidate;
+        byte[] dirs = path.bytes(), base = cwd.getBytes(StandardCharsets.UTF_8);
+        // dir/name for each PATH entry in turn (relative ones, and an empty one meaning ".", against cwd),
+        // built only as far as the search goes, and probed through one buffer big enough for any of them.
+        try (Native.AccessProbe probe = new Native.AccessProbe(base.length + dirs.length + name.length + 3)) {
+            ByteArrayOutputStream candidate = new ByteArrayOutputStream();
+            for (int start = 0, end; start <= dirs.length; start = end + 1) {
+                end = start;
+                while (end < dirs.length && dirs[end] != ':') end++;
+                candidate.reset();
+                if (start == end || dirs[start] != '/') {
+                    candidate.write(base, 0, base.length);
+                    candidate.write('/');
                 }
+                if (start == end) candidate.write('.');
+                candidate.write(dirs, start, end - start);
+                candidate.write('/');
+                candidate.write(name, 0, name.length);
+                byte[] file = candidate.toByteArray();
+                // access(2) first: one cheap system call rules out the entries that do not have it.
+                if (probe.test(file, Native.X_OK) && !new File(new String(file, StandardCharsets.UTF_8)).isDirectory()) return file;
             }
         }
         return null;
-    }
-
-    /** dir/name for every PATH entry, in order; an empty entry is the current directory. */
-    private static List<byte[]> candidates(byte[] name, ByteList path, byte[] cwd) {
-        List<byte[]> candidates = new ArrayList<>();
-        byte[] entries = path.bytes();
-        int start = 0;
-        while (start <= entries.length) {
-            int end = start;
-            while (end < entries.length && entries[end] != ':') end++;
-            ByteArrayOutputStream candidate = new ByteArrayOutputStream(cwd.length + end - start + name.length + 3);
-            if (start == end || entries[start] != '/') {
-                candidate.write(cwd, 0, cwd.length);
-                candidate.write('/');
-            }
-            if (start == end) candidate.write('.');
-            candidate.write(entries, start, end - start);
-            candidate.write('/');
-            candidate.write(name, 0, name.length);
-            candidates.add(candidate.toByteArray());
-            start = end + 1;
-        }
-        return candidates;
     }
 }
