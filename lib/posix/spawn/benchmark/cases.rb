@@ -101,12 +101,13 @@ module POSIX
         end
 
         # What capturing takes with java.lang.Process: a thread per output pipe, so that neither fills up
-        # and stalls the child while the other is read.
+        # and stalls the child while the other is read. The fastest way found: readAllBytes, then one copy
+        # into a String (reading through InputStream#to_io takes about half as long again at 16 MiB).
         def process_builder_capture(size)
           process = java.lang.ProcessBuilder.new(*head(size)).start
           process.getOutputStream.close
           drains = [process.getInputStream, process.getErrorStream].map do |stream|
-            Thread.new { stream.to_io.then { |io| io.read.tap { io.close } } }
+            Thread.new { String.from_java_bytes(stream.readAllBytes).tap { stream.close } }
           end
           out, _err = drains.map(&:value)
           process.waitFor.zero? && out.bytesize == size
