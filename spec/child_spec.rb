@@ -84,6 +84,60 @@ RSpec.describe POSIX::Spawn::Child do
     end
   end
 
+  describe ':streams' do
+    def collect(chunks)
+      ->(chunk) { chunks << chunk; false }
+    end
+
+    it 'hands stdout to its callable chunk by chunk as binary Strings, capturing none of it' do
+      chunks = []
+      child = described_class.new('sh', '-c', 'seq 1 200000; echo captured >&2', streams: { stdout: collect(chunks) })
+      expect(chunks.join).to eq((1..200_000).map { |i| "#{i}\n" }.join)
+      expect(chunks.size).to be > 1
+      expect(chunks.map(&:encoding).uniq).to eq([Encoding::BINARY])
+      expect([child.out, child.err]).to eq(['', "captured\n"])
+      expect(child).to be_success
+    end
+
+    it 'streams stderr while capturing stdout; a nil callable captures its stream' do
+      chunks = []
+      child = described_class.new('sh', '-c', 'echo out; echo err >&2', streams: { stdout: nil, stderr: collect(chunks) })
+      expect([child.out, child.err, chunks.join]).to eq(["out\n", '', "err\n"])
+    end
+
+    it 'streams both outputs of 8 MiB each while feeding as much input, without deadlock, byte for byte' do
+      data = Random.new(11).bytes(8 << 20)
+      out = []
+      err = []
+      described_class.new('sh', '-c', 'tee /dev/stderr', input: data, streams: { stdout: collect(out), stderr: collect(err) })
+      expect(out.join).to eq(data)
+      expect(err.join).to eq(data)
+    end
+
+    it 'stops at a true result: Aborted, a StandardError, the child killed and reaped, the other stream captured' do
+      expect(POSIX::Spawn::Aborted.ancestors).to include(StandardError)
+      child = described_class.build('sh', '-c', 'echo captured >&2; sleep 0.2; exec yes', streams: { stdout: ->(_) { :stop } })
+      expect { child.exec! }.to raise_error(POSIX::Spawn::Aborted, 'a streams callable asked to stop: sh -c echo captured >&2; sleep 0.2; exec yes')
+      expect([child.out, child.err]).to eq(['', "captured\n"])
+      expect(child.status.termsig).to eq(Signal.list['TERM'])
+      expect(ProcessCensus.gone?(child.pid)).to be(true)
+    end
+
+    it 'stops when the callable raises, and lets its exception go on up' do
+      child = described_class.build('yes', streams: { stdout: ->(_) { raise ArgumentError, 'no more' } })
+      expect { child.exec! }.to raise_error(ArgumentError, 'no more')
+      expect(child.status.termsig).to eq(Signal.list['TERM'])
+      expect(ProcessCensus.gone?(child.pid)).to be(true)
+    end
+
+    it 'counts streamed output against :max and hands over exactly :max bytes' do
+      chunks = []
+      child = described_class.build('yes', max: 100_000, streams: { stdout: collect(chunks) })
+      expect { child.exec! }.to raise_error(POSIX::Spawn::MaximumOutputExceeded)
+      expect(chunks.join).to eq("y\n" * 50_000)
+    end
+  end
+
   describe '.build and #exec!' do
     it 'builds without running, then runs on exec! and returns the status' do
       child = described_class.build('echo', 'later')

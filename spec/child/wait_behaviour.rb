@@ -203,7 +203,15 @@ RSpec.shared_examples 'child wait behaviour' do |exit_wait|
       expect { described_class.new('no-such-program-here') }.to raise_error(Errno::ENOENT)
     end
 
-    %i[timed_out over_max interrupted spawn_failed].each do |way|
+    def aborted_by_a_stream(*)
+      expect { described_class.new('yes', streams: { stdout: ->(_) { true } }) }.to raise_error(POSIX::Spawn::Aborted)
+    end
+
+    def stopped_by_a_stream_raising(*)
+      expect { described_class.new('yes', streams: { stderr: nil, stdout: ->(_) { raise IOError } }) }.to raise_error(IOError)
+    end
+
+    %i[timed_out over_max interrupted spawn_failed aborted_by_a_stream stopped_by_a_stream_raising].each do |way|
       it "after 100 Childs #{way.to_s.tr('_', ' ')}" do
         leak_check(100) { send(way) }
       end

@@ -137,7 +137,12 @@ RSpec.describe 'bad input' do
     [:child,    %q('true', pgroup_kill: 1),                   :posix_spawn_gem, nil,                                      ArgumentError, 'expected true or false as pgroup_kill: 1'],
     [:child,    %q('true', pgroup_kill: 'yes'),               :posix_spawn_gem, nil,                                      ArgumentError, 'expected true or false as pgroup_kill: yes'],
     [:child,    %q('true', pgroup_kill: nil),                 :posix_spawn_gem, nil],
-    [:child,    %q('true', streams: {}),                      :posix_spawn_gem, nil,                                      NotImplementedError, 'the streams option of the posix-spawn gem is not supported by posix-spawn-jruby: Child captures out and err into Strings']
+    [:child,    %q('true', streams: {}),                      :posix_spawn_gem, nil],
+    [:child,    %q('true', streams: { stdout: nil }),         :posix_spawn_gem, nil],
+    [:child,    %q('true', streams: proc {}),                 :posix_spawn_gem, nil,                                      TypeError, 'streams option must be a Hash of :stdout and :stderr to callables, not Proc'],
+    [:child,    %q('true', streams: { stdin: proc {} }),      :posix_spawn_gem, nil,                                      ArgumentError, 'streams option takes :stdout and :stderr, not :stdin'],
+    [:child,    %q('true', streams: { 'stdout' => proc {} }), :posix_spawn_gem, nil,                                      ArgumentError, 'streams option takes :stdout and :stderr, not "stdout"'],
+    [:child,    %q('true', streams: { stderr: 'log' }),       :posix_spawn_gem, nil,                                      TypeError, "streams option's :stderr must respond to call, not String"]
   ].freeze
   # Where the gem's outcome differs from MRI's, on purpose:
   # - umask/perm 2**64, fds 2**40: the same RangeError, worded by JRuby's conversions (or naming the fd);
@@ -151,7 +156,8 @@ RSpec.describe 'bad input' do
   # - Child's own options (:posix_spawn_gem): MRI has no Child. The MRI posix-spawn gem takes a :timeout
   #   or :max that is not positive as no limit, and any truthy :pgroup_kill as true; it fails on the rest
   #   only after spawning, with errors that do not name the option (a String :timeout or :max fails a
-  #   comparison with 0, an Integer :input has no force_encoding). The gem raises before spawning,
+  #   comparison with 0, an Integer :input has no force_encoding, a :streams callable that cannot be
+  #   called fails at the first chunk, an unknown stream is ignored). The gem raises before spawning,
   #   naming the option.
 
   rows = MALFORMED_CALLS.map { |row| MalformedCall::Row.new(*row) }

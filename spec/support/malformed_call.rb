@@ -4,7 +4,7 @@
 module MalformedCall
   # What each API of the gem is checked against in MRI. popen4 and Child have no MRI twin: they pass their
   # arguments (plus three pipe redirects, less Child's own options) to spawn, so Process.spawn is their
-  # reference. Child's own options (:input, :timeout, :max, :pgroup_kill) are the MRI posix-spawn gem's.
+  # reference. Child's own options (:input, :timeout, :max, :pgroup_kill, :streams) are the MRI posix-spawn gem's.
   MRI_TWIN = {
     spawn: ->(args) { Process.spawn(*args) },
     system: ->(args) { Kernel.system(*args) },

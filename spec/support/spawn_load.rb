@@ -36,6 +36,9 @@ module SpawnLoad
     end,
     child_timeout: ->(_) { expect_error(POSIX::Spawn::TimeoutExceeded) { POSIX::Spawn::Child.new('sleep', '5', timeout: 0.01) } },
     child_max: ->(_) { expect_error(POSIX::Spawn::MaximumOutputExceeded) { POSIX::Spawn::Child.new('yes', max: 1000) } },
+    child_aborted: lambda do |_|
+      expect_error(POSIX::Spawn::Aborted) { POSIX::Spawn::Child.new('yes', streams: { stdout: ->(_) { true } }) }
+    end,
     child_interrupted: lambda do |_|
       child = POSIX::Spawn::Child.build('sleep', '5')
       runner = Thread.new { child.exec! }

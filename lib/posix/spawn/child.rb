@@ -11,6 +11,10 @@ module POSIX
     class TimeoutExceeded < StandardError
     end
 
+    # Raised by Child when a callable of the :streams option returns a true value.
+    class Aborted < StandardError
+    end
+
     # POSIX::Spawn::Child runs a command to completion, writes its standard input from a String and
     # captures its standard output and error as Strings: the MRI posix-spawn gem's class, run by one
     # Java thread that multiplexes the three pipes with poll(2), so no amount of data in either
@@ -49,6 +53,15 @@ module POSIX
     #   >> child.out
     #   => "... first 1000 bytes of log output ..."
     #
+    # To handle output as it comes instead of capturing it, give a callable per stream; a true result
+    # stops the command (Aborted):
+    #
+    #   >> lines = 0
+    #   >> child = POSIX::Spawn::Child.new('git', 'log', streams: {
+    #   ?>   stdout: ->(chunk) { lines += chunk.count("\n"); lines >= 100 }
+    #   ?> })
+    #   POSIX::Spawn::Aborted: a streams callable asked to stop: git log
+    #
     # Differences from the MRI gem, on purpose:
     # - A child that outlives :timeout or :max (or an interrupted #exec!) gets TERM, then KILL when it is
     #   still running a second later, and is always reaped; the MRI gem waits forever for a child that
@@ -57,7 +70,8 @@ module POSIX
     # - After MaximumOutputExceeded, out and err hold exactly :max bytes together.
     # - Thread#raise, Thread#kill, Timeout.timeout and Ctrl-C stop a running #exec! at once; the child
     #   is killed and reaped as above, and out, err, status and runtime are still set.
-    # - The :streams option is not supported: it raises NotImplementedError.
+    # - :max counts streamed output too (the MRI gem counts only what it captures), and the chunks handed
+    #   to :streams callables stop at exactly :max bytes.
     class Child
       include POSIX::Spawn
 
@@ -78,18 +92,24 @@ module POSIX
       #   :pgroup_kill => bool Start the process in a process group of its own and signal the whole
       #                        group (true), or only the process (false, default), on timeout, :max or
       #                        interrupt. Implies :pgroup => true.
+      #   :streams => { stdout: callable, stderr: callable }
+      #                        Call the stream's callable with each chunk of its output (a binary String)
+      #                        as it is read, instead of capturing it (out or err stays empty). A true
+      #                        result stops the process as on a timeout and raises Aborted; an exception
+      #                        raised by the callable stops it too, and goes on up.
       #
       # A :timeout or :max that is not positive means no limit, as in the MRI gem. A fractional :max
       # counts whole bytes (10.5 allows 10).
       #
       # Raises TypeError or ArgumentError naming the option, before anything is spawned, when :input is
-      # not a String, :timeout or :max is not a real number (or is NaN), or :pgroup_kill is not true,
-      # false or nil; the MRI gem fails on these only after spawning, with errors that do not name the
-      # option, and takes any truthy :pgroup_kill as true.
+      # not a String, :timeout or :max is not a real number (or is NaN), :pgroup_kill is not true,
+      # false or nil, or :streams is not a Hash of :stdout and :stderr to callables (or nil); the MRI gem
+      # fails on these only after spawning, with errors that do not name the option, and takes any
+      # truthy :pgroup_kill as true.
       #
       # Returns a new Child instance whose underlying process has already executed to completion. The
       # out, err, and status attributes are immediately available.
-      # Raises what POSIX::Spawn.spawn raises, TimeoutExceeded, or MaximumOutputExceeded.
+      # Raises what POSIX::Spawn.spawn raises, TimeoutExceeded, MaximumOutputExceeded, or Aborted.
       def initialize(*args)
         args = args.dup
         options = args.last.respond_to?(:to_hash) && args.size > 1 ? args.pop.to_hash.dup : {}
@@ -97,8 +117,8 @@ module POSIX
         @timeout = number_option(:timeout, options.delete(:timeout), 'seconds')
         @max = bytes_option(options.delete(:max))
         @pgroup_kill = boolean_option(:pgroup_kill, options.delete(:pgroup_kill))
+        @stdout_stream, @stderr_stream = streams_option(options.delete(:streams))
         noexec = options.delete(:noexec)
-        raise NotImplementedError, STREAMS_UNSUPPORTED if options.key?(:streams)
         options.delete(:chdir) if options.key?(:chdir) && options[:chdir].nil?
         @spawn_args = options.empty? ? args : args + [options]
         exec! unless noexec
@@ -148,20 +168,18 @@ module POSIX
       #
       # Sets out, err, status ($? too), runtime and pid on every way out, exceptions included.
       # Returns the Process::Status.
-      # Raises what POSIX::Spawn.spawn raises, TimeoutExceeded, or MaximumOutputExceeded.
+      # Raises what POSIX::Spawn.spawn raises, TimeoutExceeded, MaximumOutputExceeded, Aborted, or what
+      # a :streams callable raises.
       def exec!
-        case Native.capture(self, @spawn_args, @input, @timeout, @max, @pgroup_kill)
+        case Native.capture(self, @spawn_args, @input, @timeout, @max, @pgroup_kill, @stdout_stream, @stderr_stream)
         when :timeout then raise TimeoutExceeded, "ran longer than #{@timeout} seconds: #{command_line(@spawn_args)}"
         when :max then raise MaximumOutputExceeded, "wrote more than #{@max} bytes: #{command_line(@spawn_args)}"
+        when :aborted then raise Aborted, "a streams callable asked to stop: #{command_line(@spawn_args)}"
         end
         @status
       end
 
       private
-
-      STREAMS_UNSUPPORTED = 'the streams option of the posix-spawn gem is not supported by posix-spawn-jruby: ' \
-                            'Child captures out and err into Strings'
-      private_constant :STREAMS_UNSUPPORTED
 
       # The largest :max the capture takes (Java's long); no output comes anywhere near it.
       LARGEST_MAX = 2**63 - 1
@@ -188,6 +206,24 @@ module POSIX
       def bytes_option(value)
         max = number_option(:max, value, 'bytes')
         max.floor unless max.nil? || max.infinite? || max > LARGEST_MAX
+      end
+
+      # :streams as [stdout callable, stderr callable], nil for a stream that is captured. As in the MRI
+      # gem, a nil or false callable captures that stream.
+      def streams_option(streams)
+        return [nil, nil] if streams.nil?
+        raise TypeError, "streams option must be a Hash of :stdout and :stderr to callables, not #{streams.class}" unless streams.respond_to?(:to_hash)
+
+        streams = streams.to_hash
+        unknown = streams.keys - %i[stdout stderr]
+        raise ArgumentError, "streams option takes :stdout and :stderr, not #{unknown.first.inspect}" unless unknown.empty?
+
+        %i[stdout stderr].map do |name|
+          callable = streams[name] or next
+          raise TypeError, "streams option's #{name.inspect} must respond to call, not #{callable.class}" unless callable.respond_to?(:call)
+
+          callable
+        end
       end
 
       # Process.spawn's rule for its own boolean options (:close_others, :unsetenv_others), and its words.

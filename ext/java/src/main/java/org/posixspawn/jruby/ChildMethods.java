@@ -41,14 +41,17 @@ public final class ChildMethods {
     };
 
     /**
-     * Native.capture(child, spawn_args, input, timeout, max, pgroup_kill) -> nil, :timeout or :max
+     * Native.capture(child, spawn_args, input, timeout, max, pgroup_kill, stdout_stream, stderr_stream)
+     *   -> nil, :timeout, :max or :aborted
      *
      * Runs the command of spawn_args (Process.spawn's arguments) to completion, feeding it input (a String,
      * or nil to close its stdin at once). Sets child's @pid once started, and @out, @err, @status ($? too)
      * and @runtime on every way out, exceptions and interrupts included, so partial output stays readable.
-     * A timeout (seconds) or max (bytes) that is nil or not positive means none.
+     * A timeout (seconds) or max (bytes) that is nil or not positive means none. A stream that is not nil
+     * is called with each chunk of that output (a binary String) instead of capturing it; a true result
+     * stops the run (:aborted).
      */
-    @JRubyMethod(module = true, required = 6)
+    @JRubyMethod(module = true, required = 8)
     public static IRubyObject capture(ThreadContext context, IRubyObject self, IRubyObject[] args) {
         Ruby runtime = context.runtime;
         IRubyObject child = args[0];
@@ -56,30 +59,44 @@ public final class ChildMethods {
         ByteBuffer input = args[2].isNil() ? null : bytesOf(args[2].convertToString());
         double timeout = args[3].isNil() ? 0 : RubyNumeric.num2dbl(context, args[3]);
         long max = args[4].isNil() ? 0 : RubyNumeric.num2long(args[4]);
+        IRubyObject stdoutStream = args[6], stderrStream = args[7];
 
         long started = System.nanoTime();
         long deadline = timeout > 0 ? started + (long) Math.min(timeout * 1e9, Long.MAX_VALUE / 2) : Long.MAX_VALUE;
         Capture capture = NativeMethods.start(runtime, () -> Capture.start(plan, input, deadline, max > 0 ? max : -1, args[5].isTrue()));
         child.getInstanceVariables().setInstanceVariable("@pid", RubyFixnum.newFixnum(runtime, capture.pid()));
+        boolean aborted = false;
         try {
+            if (!stdoutStream.isNil()) capture.out().stream();
+            if (!stderrStream.isNil()) capture.err().stream();
             boolean over = false;
-            while (!over) {
+            while (!over && !aborted) {
                 try {
                     over = context.getThread().executeTask(context, capture, RUN);
                 } catch (InterruptedException e) {
                     // a Java interrupt: handled like a wake-up
                 }
+                aborted = deliver(context, capture.out(), stdoutStream) || deliver(context, capture.err(), stderrStream);
                 if (!over) context.pollThreadEvents(); // woken: a pending raise or kill fires here, else keep going
             }
         } finally {
             capture.close();
             report(context, child, capture, started);
         }
+        if (aborted) return runtime.newSymbol("aborted");
         switch (capture.outcome()) {
             case TIMED_OUT: return runtime.newSymbol("timeout");
             case OUTPUT_EXCEEDED: return runtime.newSymbol("max");
             default: return context.nil;
         }
+    }
+
+    /** Calls stream with the chunk output has waiting, if any; returns whether it asked to stop (a true result). */
+    private static boolean deliver(ThreadContext context, Capture.Output output, IRubyObject stream) {
+        if (stream.isNil()) return false; // captured, not streamed
+        byte[] chunk = output.takeChunk();
+        if (chunk == null) return false;
+        return stream.callMethod(context, "call", binaryString(context.runtime, chunk)).isTrue();
     }
 
     /** Native.last_exit_wait -> :pidfd or :waitpid_poll: how this thread's last Child waited for its exit. */
@@ -97,8 +114,8 @@ public final class ChildMethods {
             context.setLastExitStatus(status);
         }
         InstanceVariables ivars = child.getInstanceVariables();
-        ivars.setInstanceVariable("@out", binaryString(runtime, capture.out()));
-        ivars.setInstanceVariable("@err", binaryString(runtime, capture.err()));
+        ivars.setInstanceVariable("@out", binaryString(runtime, capture.out().bytes()));
+        ivars.setInstanceVariable("@err", binaryString(runtime, capture.err().bytes()));
         ivars.setInstanceVariable("@status", status);
         ivars.setInstanceVariable("@runtime", RubyFloat.newFloat(runtime, (System.nanoTime() - started) / 1e9));
     }
@@ -109,8 +126,8 @@ public final class ChildMethods {
         return ByteBuffer.wrap(bytes.unsafeBytes(), bytes.begin(), bytes.realSize());
     }
 
-    /** The captured bytes as an ASCII-8BIT String that takes over the array (no copy). */
-    private static RubyString binaryString(Ruby runtime, Capture.Output output) {
-        return RubyString.newStringNoCopy(runtime, new ByteList(output.bytes(), ASCIIEncoding.INSTANCE, false));
+    /** An ASCII-8BIT String that takes over the array (no copy). */
+    private static RubyString binaryString(Ruby runtime, byte[] bytes) {
+        return RubyString.newStringNoCopy(runtime, new ByteList(bytes, ASCIIEncoding.INSTANCE, false));
     }
 }

@@ -3,10 +3,12 @@ package org.posixspawn.jruby.os;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -78,6 +80,32 @@ class CaptureTest {
             Features.pretendMissing(Features.PIDFD_OPEN, false);
         }
         assertEquals(before, openFds());
+    }
+
+    @Test
+    void aStreamedOutputIsHandedOverChunkByChunkInsteadOfCaptured() throws Exception {
+        ByteArrayOutputStream streamed = new ByteArrayOutputStream();
+        int chunks = 0;
+        try (Capture c = Capture.start(plan("sh", "-c", "seq 1 100000; printf err >&2"), null, NO_DEADLINE, NO_MAX, false)) {
+            c.out().stream();
+            boolean over;
+            do {
+                over = c.run();
+                assertNull(c.err().takeChunk(), "a captured output gives no chunks");
+                byte[] chunk = c.out().takeChunk();
+                if (chunk != null) {
+                    streamed.write(chunk);
+                    chunks++;
+                }
+            } while (!over);
+            c.close();
+            assertEquals(0, c.out().bytes().length);
+            assertEquals("err", text(c.err()));
+        }
+        StringBuilder expected = new StringBuilder();
+        for (int i = 1; i <= 100000; i++) expected.append(i).append('\n');
+        assertEquals(expected.toString(), streamed.toString("US-ASCII"));
+        assertTrue(chunks > 1, "one chunk per read, not one at the end");
     }
 
     @Test
