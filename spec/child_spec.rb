@@ -116,15 +116,15 @@ RSpec.describe POSIX::Spawn::Child do
 
     it 'stops at a true result: Aborted, a StandardError, the child killed and reaped, the other stream captured' do
       expect(POSIX::Spawn::Aborted.ancestors).to include(StandardError)
-      child = described_class.build('sh', '-c', 'echo captured >&2; sleep 0.2; exec yes', streams: { stdout: ->(_) { :stop } })
-      expect { child.exec! }.to raise_error(POSIX::Spawn::Aborted, 'a streams callable asked to stop: sh -c echo captured >&2; sleep 0.2; exec yes')
+      child = described_class.build('sh', '-c', 'echo captured >&2; sleep 0.2; echo chunk; exec sleep 30', streams: { stdout: ->(_) { :stop } })
+      expect { child.exec! }.to raise_error(POSIX::Spawn::Aborted, 'a streams callable asked to stop: sh -c echo captured >&2; sleep 0.2; echo chunk; exec sleep 30')
       expect([child.out, child.err]).to eq(['', "captured\n"])
       expect(child.status.termsig).to eq(Signal.list['TERM'])
       expect(ProcessCensus.gone?(child.pid)).to be(true)
     end
 
     it 'stops when the callable raises, and lets its exception go on up' do
-      child = described_class.build('yes', streams: { stdout: ->(_) { raise ArgumentError, 'no more' } })
+      child = described_class.build('sh', '-c', 'echo chunk; exec sleep 30', streams: { stdout: ->(_) { raise ArgumentError, 'no more' } })
       expect { child.exec! }.to raise_error(ArgumentError, 'no more')
       expect(child.status.termsig).to eq(Signal.list['TERM'])
       expect(ProcessCensus.gone?(child.pid)).to be(true)
