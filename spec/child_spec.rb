@@ -130,6 +130,19 @@ RSpec.describe POSIX::Spawn::Child do
       expect(ProcessCensus.gone?(child.pid)).to be(true)
     end
 
+    it 'counts the time spent in callables against :timeout' do
+      slow = ->(_) { sleep 0.3; false }
+      child = described_class.build('sh', '-c', 'while echo tick; do sleep 0.05; done', timeout: 0.5, streams: { stdout: slow })
+      expect { Timeout.timeout(10) { child.exec! } }.to raise_error(POSIX::Spawn::TimeoutExceeded)
+      expect(ProcessCensus.gone?(child.pid)).to be(true)
+    end
+
+    it 'lets a callable run a Child of its own' do
+      copies = []
+      described_class.new('seq', '1', '50000', streams: { stdout: ->(chunk) { copies << described_class.new('cat', input: chunk).out; false } })
+      expect(copies.join).to eq((1..50_000).map { |i| "#{i}\n" }.join)
+    end
+
     it 'counts streamed output against :max and hands over exactly :max bytes' do
       chunks = []
       child = described_class.build('yes', max: 100_000, streams: { stdout: collect(chunks) })
