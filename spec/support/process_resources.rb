@@ -3,10 +3,16 @@
 module ProcessResources
   module_function
 
-  # This process's open descriptors: { fd => what it points at }.
+  # Where the JVM's container support reads cgroup limits: it opens such a file for a moment now and then,
+  # on its own schedule, so a reading may catch it open on either side of a comparison. The gem never
+  # opens anything there.
+  JVM_CGROUP_READS = %r{\A/sys/fs/cgroup/}
+
+  # This process's open descriptors, but for the JVM's cgroup reads: { fd => what it points at }.
   def open_descriptors
     Dir.children('/proc/self/fd').each_with_object({}) do |name, fds|
-      fds[Integer(name)] = File.readlink("/proc/self/fd/#{name}")
+      target = File.readlink("/proc/self/fd/#{name}")
+      fds[Integer(name)] = target unless target.match?(JVM_CGROUP_READS)
     rescue Errno::ENOENT
       next # the descriptor Dir.children itself used, closed again by now
     end
@@ -19,8 +25,8 @@ module ProcessResources
   end
 
   # descriptor_changes from BEFORE to a fresh reading (the block's, or open_descriptors), read again for up
-  # to a second while there are any: the JVM itself holds a file open for a moment now and then (its
-  # container support reads cgroup limits), which a leaked descriptor would outlast.
+  # to a second while there are any: a descriptor the JVM holds for a moment is gone by then, a leaked
+  # one is not.
   def settled_descriptor_changes(before, &read)
     read ||= method(:open_descriptors)
     changes = nil
