@@ -91,9 +91,8 @@ public final class ChildMethods {
         }
     }
 
-    /** Calls stream with the chunk output has waiting, if any; returns whether it asked to stop (a true result). */
+    /** Calls stream with the chunk a streamed output has waiting, if any; returns whether it asked to stop (a true result). */
     private static boolean deliver(ThreadContext context, Capture.Output output, IRubyObject stream) {
-        if (stream.isNil()) return false; // captured, not streamed
         byte[] chunk = output.takeChunk();
         if (chunk == null) return false;
         return stream.callMethod(context, "call", binaryString(context.runtime, chunk)).isTrue();

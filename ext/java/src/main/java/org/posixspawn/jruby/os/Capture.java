@@ -78,7 +78,6 @@ public final class Capture implements AutoCloseable {
     private int stdin, stdout, stderr, wakeRead, wakeWrite, pidfd;
     private boolean reaped, closed;
     private boolean moved; // the last round read or wrote something
-    private boolean chunkRead; // the last round read from a streamed output
     private long outputTotal; // bytes read from stdout and stderr, streamed or captured
     private int rawStatus = -1;
     private Outcome outcome;
@@ -205,10 +204,7 @@ public final class Capture implements AutoCloseable {
                 // a readable pidfd only ends the poll: the next round reaps
             }
             if (woken) drainWakeups();
-            if (woken || chunkRead) {
-                chunkRead = false;
-                return false;
-            }
+            if (woken || out.hasChunk() || err.hasChunk()) return false;
         }
         return true;
     }
@@ -369,7 +365,6 @@ public final class Capture implements AutoCloseable {
         long n = Native.libc.read(fd, into.end(), room);
         if (n > 0) {
             moved = true;
-            chunkRead |= into.streamed;
             into.length += n;
             outputTotal += n;
             long excess = outputTotal - max;
@@ -437,9 +432,13 @@ public final class Capture implements AutoCloseable {
             streamed = true;
         }
 
+        boolean hasChunk() {
+            return streamed && length > 0;
+        }
+
         /** The bytes read since the last call (a streamed output's chunk), or null if none. */
         public byte[] takeChunk() {
-            if (!streamed || length == 0) return null;
+            if (!hasChunk()) return null;
             byte[] chunk = copy();
             length = 0;
             return chunk;
