@@ -40,6 +40,14 @@ RSpec.describe POSIX::Spawn::Child do
       expect(described_class.new('echo a | tr a b').out).to eq("b\n")
     end
 
+    it 'takes setsid: true (the child leads a new session), with pgroup_kill too' do
+      [{}, { pgroup_kill: true }].each do |more|
+        child = described_class.new('cat', '/proc/self/stat', setsid: true, **more)
+        stat = child.out
+        expect(stat[(stat.rindex(')') + 2)..].split[3].to_i).to eq(child.pid), "with #{more.inspect}"
+      end
+    end
+
     it 'overrides redirections of 0, 1 and 2 with its own pipes' do
       expect(described_class.new('echo', 'piped', out: '/dev/null').out).to eq("piped\n")
     end

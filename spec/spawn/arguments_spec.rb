@@ -24,6 +24,8 @@ RSpec.describe 'POSIX::Spawn.spawn arguments' do
     [['true', { umask: 'x' }], TypeError, 'no implicit conversion of String into Integer'],
     [['true', { chdir: 1 }], TypeError, 'no implicit conversion of Integer into String'],
     [['true', { close_others: 1 }], ArgumentError, 'expected true or false as close_others: 1'],
+    [['true', { setsid: 1 }], ArgumentError, 'expected true or false as setsid: 1'],
+    [['true', { setsid: true, pgroup: true }], ArgumentError, /setsid and pgroup options are exclusive/],
     [['true', { rlimit_core: [1, 2, 3] }], ArgumentError, 'wrong exec rlimit option'],
     [['true', { rlimit_core: :INFINITY }], TypeError, 'no implicit conversion of Symbol into Integer'],
     [['true', { out: :foo }], ArgumentError, 'wrong exec redirect symbol: foo'],
@@ -58,6 +60,14 @@ RSpec.describe 'POSIX::Spawn.spawn arguments' do
 
   it 'raises NotImplementedError for :uid and :gid, which posix_spawn cannot do' do
     expect { POSIX::Spawn.spawn('true', uid: 0) }.to raise_error(NotImplementedError, /uid option/)
+  end
+
+  it 'raises NotImplementedError for :setsid where posix_spawn has no POSIX_SPAWN_SETSID, naming it' do
+    POSIX::Spawn::Native.pretend_missing('POSIX_SPAWN_SETSID', true)
+    expect { POSIX::Spawn.spawn('true', setsid: true) }.to raise_error(NotImplementedError, /setsid option needs POSIX_SPAWN_SETSID/)
+    Process.wait(POSIX::Spawn.spawn('true', setsid: false))
+  ensure
+    POSIX::Spawn::Native.pretend_missing('POSIX_SPAWN_SETSID', false)
   end
 
   it 'leaves no zombie after a failed spawn, on any route' do

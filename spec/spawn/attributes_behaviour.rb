@@ -1,4 +1,4 @@
-# :umask, :pgroup, :rlimit_* and the child's signal state. Part of the 'spawn behaviour' run on every route.
+# :umask, :pgroup, :setsid, :rlimit_* and the child's signal state. Part of the 'spawn behaviour' run on every route.
 RSpec.shared_examples 'attribute behaviour' do
   it 'applies :umask to the child only: the JVM keeps its own' do
     before = File.umask
@@ -28,6 +28,30 @@ RSpec.shared_examples 'attribute behaviour' do
     ensure
       Process.kill(:KILL, leader)
       Process.wait(leader)
+    end
+  end
+
+  it 'starts the child in a new session with setsid: true: its session id and group id are its pid' do
+    # /proc/PID/stat fields after the command's ")": state ppid pgrp session ...
+    ids = lambda do |pid|
+      stat = File.read("/proc/#{pid}/stat")
+      stat[(stat.rindex(')') + 2)..].split.values_at(2, 3).map(&:to_i)
+    end
+    [{}, { umask: 0o22 }, { rlimit_core: 0 }].each do |more|
+      pid = POSIX::Spawn.spawn('sleep', '5', setsid: true, **more)
+      begin
+        expect(ids.call(pid)).to eq([pid, pid]), "with #{more.inspect}"
+      ensure
+        Process.kill(:KILL, pid)
+        Process.wait(pid)
+      end
+    end
+    plain = POSIX::Spawn.spawn('sleep', '5', setsid: false)
+    begin
+      expect(ids.call(plain)).to eq(ids.call(Process.pid))
+    ensure
+      Process.kill(:KILL, plain)
+      Process.wait(plain)
     end
   end
 

@@ -4,6 +4,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jnr.ffi.Platform;
+import jnr.ffi.Pointer;
 
 /**
  * The optional calls the spawner and {@link Capture} prefer, each with the fallback used where it is missing:
@@ -12,6 +13,9 @@ import jnr.ffi.Platform;
  * runs on the {@link FsThread}, whose own working directory the child inherits;</li>
  * <li>{@code posix_spawn_file_actions_addclosefrom_np} (glibc 2.34): else each open descriptor listed in
  * /proc/self/fd (or /dev/fd) gets its own close action;</li>
+ * <li>{@code POSIX_SPAWN_SETSID} (glibc 2.26, musl 1.1.17, macOS 10.15), a flag rather than a call: this libc's
+ * own posix_spawnattr_setflags is asked whether it takes it (glibc before 2.26 and FreeBSD refuse it with
+ * EINVAL); there is no fallback, so {@code setsid: true} raises NotImplementedError where it is missing;</li>
  * <li>{@code pidfd_open} (Linux 5.3, a system call; known here on x86_64 and aarch64): else a capture
  * waits for its child's exit by asking waitpid every few milliseconds.</li>
  * </ul>
@@ -22,10 +26,13 @@ public final class Features {
     public static final String ADDCHDIR = "posix_spawn_file_actions_addchdir_np";
     public static final String ADDCLOSEFROM = "posix_spawn_file_actions_addclosefrom_np";
     public static final String PIDFD_OPEN = "pidfd_open";
+    public static final String SETSID = "POSIX_SPAWN_SETSID";
+    static final String SETSID_MISSING = "setsid option needs POSIX_SPAWN_SETSID (glibc 2.26+, musl, macOS 10.15+), which this libc's posix_spawn does not have";
 
     private static final boolean HAS_ADDCHDIR = Native.hasSymbol(ADDCHDIR);
     private static final boolean HAS_ADDCLOSEFROM = Native.hasSymbol(ADDCLOSEFROM);
     private static final boolean HAS_PIDFD_OPEN = hasPidfdOpenNumber();
+    private static final boolean HAS_SETSID = setflagsTakesSetsid();
     private static final Set<String> pretendMissing = ConcurrentHashMap.newKeySet();
 
     private Features() {}
@@ -43,12 +50,17 @@ public final class Features {
         return HAS_PIDFD_OPEN && !pretendMissing.contains(PIDFD_OPEN);
     }
 
+    static boolean setsid() {
+        return HAS_SETSID && !pretendMissing.contains(SETSID);
+    }
+
     /** Whether {@code symbol} is there and it is not being pretended missing. */
     public static boolean available(String symbol) {
         switch (symbol) {
             case ADDCHDIR: return addchdir();
             case ADDCLOSEFROM: return addclosefrom();
             case PIDFD_OPEN: return pidfdOpen();
+            case SETSID: return setsid();
             default: throw new IllegalArgumentException("not an optional call: " + symbol);
         }
     }
@@ -58,6 +70,18 @@ public final class Features {
         available(symbol); // rejects unknown names
         if (missing) pretendMissing.add(symbol);
         else pretendMissing.remove(symbol);
+    }
+
+    private static boolean setflagsTakesSetsid() {
+        try (NativeBlock mem = new NativeBlock(1024)) {
+            Pointer attr = mem.reserve(1024);
+            if (Native.libc.posix_spawnattr_init(attr) != 0) return false;
+            try {
+                return Native.libc.posix_spawnattr_setflags(attr, Native.POSIX_SPAWN_SETSID) == 0;
+            } finally {
+                Native.libc.posix_spawnattr_destroy(attr);
+            }
+        }
     }
 
     /** Whether {@link Capture#PIDFD_OPEN_SYSCALL} is pidfd_open's number here. */

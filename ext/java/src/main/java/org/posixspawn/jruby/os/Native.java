@@ -32,6 +32,8 @@ public final class Native {
 
     /** posix_spawnattr flags with the same values on glibc, musl and macOS. */
     static final short POSIX_SPAWN_SETPGROUP = 0x02, POSIX_SPAWN_SETSIGDEF = 0x04, POSIX_SPAWN_SETSIGMASK = 0x08;
+    /** glibc 2.26+ and musl 1.1.17+: 0x80; macOS 10.15+: 0x400 (see Features.setsid). */
+    static final short POSIX_SPAWN_SETSID = (short) (LINUX ? 0x80 : 0x400);
 
     private Native() {}
 

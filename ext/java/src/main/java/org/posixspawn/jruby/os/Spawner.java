@@ -35,6 +35,7 @@ public final class Spawner {
 
     /** Starts the child the plan describes and returns its pid. */
     public static long spawn(SpawnPlan plan) throws SpawnFailure {
+        if (plan.setsid && !Features.setsid()) throw new UnsupportedOperationException(Features.SETSID_MISSING);
         Map<FileToOpen, Integer> opened = openRedirectFiles(plan);
         try {
             if (!plan.executableFound) throw new SpawnFailure(Native.ENOENT, plan.commandName);
@@ -166,6 +167,7 @@ public final class Spawner {
         all.put(0, everySignal, 0, everySignal.length);
         check(Native.libc.posix_spawnattr_setsigmask(attr, none), plan);
         check(Native.libc.posix_spawnattr_setsigdefault(attr, all), plan);
+        if (plan.setsid) flags |= Native.POSIX_SPAWN_SETSID;
         if (plan.pgroup >= 0) {
             flags |= Native.POSIX_SPAWN_SETPGROUP;
             check(Native.libc.posix_spawnattr_setpgroup(attr, plan.pgroup), plan);

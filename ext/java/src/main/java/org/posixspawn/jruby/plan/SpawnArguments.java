@@ -59,7 +59,7 @@ public final class SpawnArguments {
     private final SpawnPlan.Builder plan = new SpawnPlan.Builder();
     private Boolean exception;
     // Which once-only options were given (MRI: *_given), for "specified twice".
-    private boolean pgroupGiven, unsetenvOthersGiven, unsetenvOthers, chdirGiven, umaskGiven, closeOthersGiven;
+    private boolean pgroupGiven, unsetenvOthersGiven, unsetenvOthers, chdirGiven, umaskGiven, closeOthersGiven, setsidGiven;
     // MRI's fd_dup2 (with fd_open merged in, in order), fd_close and fd_dup2_child.
     private final List<Redirect> redirects = new ArrayList<>();
     private final List<Integer> closes = new ArrayList<>();
@@ -160,6 +160,8 @@ public final class SpawnArguments {
     }
 
     private SpawnPlan build() {
+        // setsid(2) makes the child lead a new group too; setpgid after it fails (EPERM) in the child.
+        if (plan.setsid && plan.pgroup >= 0) throw runtime.newArgumentError("setsid and pgroup options are exclusive: a new session leads a new process group");
         checkFds();
         plan.redirects.addAll(redirects);
         plan.closes.addAll(closes);
@@ -235,6 +237,11 @@ public final class SpawnArguments {
                         if (pgid < 0) throw runtime.newArgumentError("negative process group ID : " + pgid);
                         plan.pgroup = pgid;
                     }
+                    return true;
+                case "setsid": // not MRI's: POSIX_SPAWN_SETSID
+                    if (setsidGiven) throw runtime.newArgumentError("setsid option specified twice");
+                    setsidGiven = true;
+                    plan.setsid = toBoolean(value, "setsid");
                     return true;
                 case "unsetenv_others":
                     if (unsetenvOthersGiven) throw runtime.newArgumentError("unsetenv_others option specified twice");

@@ -31,6 +31,8 @@ public final class SpawnPlan {
     public final List<int[]> childDups;
     /** -1: inherit; 0: new group; otherwise the group to join. */
     public final long pgroup;
+    /** :setsid, the child leads a new session (and its own process group); pgroup is then -1. */
+    public final boolean setsid;
     /** -1: inherit. */
     public final int umask;
     public final List<ResourceLimit> rlimits;
@@ -49,6 +51,7 @@ public final class SpawnPlan {
         closes = Collections.unmodifiableList(new ArrayList<>(b.closes));
         childDups = Collections.unmodifiableList(new ArrayList<>(b.childDups));
         pgroup = b.pgroup;
+        setsid = b.setsid;
         umask = b.umask;
         rlimits = Collections.unmodifiableList(new ArrayList<>(b.rlimits));
         closeOthers = b.closeOthers;
@@ -66,6 +69,7 @@ public final class SpawnPlan {
 
     /** The same plan starting the child in a new process group (Child's :pgroup_kill). */
     public SpawnPlan withNewProcessGroup() {
+        if (setsid) return this; // a session leader already leads a group of its own
         Builder b = toBuilder();
         b.pgroup = 0;
         return b.build();
@@ -93,6 +97,7 @@ public final class SpawnPlan {
         b.closes.addAll(closes);
         b.childDups.addAll(childDups);
         b.pgroup = pgroup;
+        b.setsid = setsid;
         b.umask = umask;
         b.rlimits.addAll(rlimits);
         b.closeOthers = closeOthers;
@@ -108,7 +113,7 @@ public final class SpawnPlan {
         s.append("], cwd=").append(cwd).append(", redirects=").append(redirects);
         s.append(", closes=").append(closes).append(", childDups=[");
         for (int[] d : childDups) s.append(Arrays.toString(d));
-        s.append("], pgroup=").append(pgroup).append(", umask=").append(umask);
+        s.append("], pgroup=").append(pgroup).append(", setsid=").append(setsid).append(", umask=").append(umask);
         s.append(", rlimits=").append(rlimits).append(", closeOthers=").append(closeOthers).append('}');
         return s.toString();
     }
@@ -126,6 +131,7 @@ public final class SpawnPlan {
         final List<Integer> closes = new ArrayList<>();
         final List<int[]> childDups = new ArrayList<>();
         long pgroup = -1;
+        boolean setsid;
         int umask = -1;
         final List<ResourceLimit> rlimits = new ArrayList<>();
         boolean closeOthers = true;
