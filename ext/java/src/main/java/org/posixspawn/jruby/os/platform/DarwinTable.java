@@ -1,0 +1,33 @@
+package org.posixspawn.jruby.os.platform;
+
+import jnr.ffi.Platform;
+
+/**
+ * macOS (x86_64 and arm64 share these values). Source: apple-oss-distributions/xnu at xnu-11417.101.15
+ * (e3723e1). No pipe2, no mremap, no MADV_HUGEPAGE, no pidfd, no per-thread umask: the strategies say what
+ * is done instead.
+ */
+final class DarwinTable {
+    private DarwinTable() {}
+
+    static PlatformProfile profile(Platform.CPU cpu) {
+        Table t = new Table()
+                .put("POSIX_SPAWN_SETPGROUP", 0x0002, "xnu bsd/sys/spawn.h:46")
+                .put("POSIX_SPAWN_SETSIGDEF", 0x0004, "xnu bsd/sys/spawn.h:47")
+                .put("POSIX_SPAWN_SETSIGMASK", 0x0008, "xnu bsd/sys/spawn.h:48")
+                .put("POSIX_SPAWN_CLOEXEC_DEFAULT", 0x4000, "xnu bsd/sys/spawn.h:73")
+                .put("FD_CLOEXEC", 1, "xnu bsd/sys/fcntl.h:450")
+                .put("PROT_READ|PROT_WRITE", 0x01 | 0x02, "xnu bsd/sys/mman.h:102-103")
+                // Not Linux's 0x22: 0x0020 is MAP_RENAME here (bsd/sys/mman.h:121).
+                .put("MAP_PRIVATE|MAP_ANONYMOUS", 0x0002 | 0x1000, "xnu bsd/sys/mman.h:111,133")
+                .put("MADV_FREE", 5, "xnu bsd/sys/mman.h:218")
+                .put("POLLIN", 0x0001, "xnu bsd/sys/poll.h:68")
+                .put("POLLOUT", 0x0004, "xnu bsd/sys/poll.h:70")
+                .put("sizeof(sigset_t)", 4, "xnu bsd/sys/_types.h:96 (__uint32_t)")
+                .put("sizeof(posix_spawnattr_t)", 8, "xnu libsyscall/wrappers/spawn/spawn.h:51 (void *)")
+                .put("sizeof(posix_spawn_file_actions_t)", 8, "xnu libsyscall/wrappers/spawn/spawn.h:52 (void *)");
+        return new PlatformProfile(Platform.OS.DARWIN, cpu, "darwin", t,
+                Strategy.CloseOthers.CLOEXEC_DEFAULT, Strategy.Chdir.ADDCHDIR, Strategy.Pipes.PIPE_THEN_FD_CLOEXEC,
+                Strategy.CaptureBuffer.MMAP_COPY, Strategy.ExitWait.WAITPID_POLL, false, "/dev/fd");
+    }
+}

@@ -1,0 +1,31 @@
+package org.posixspawn.jruby.os.platform;
+
+import jnr.ffi.Platform;
+
+/**
+ * FreeBSD (amd64 and aarch64 share these values). Source: freebsd/freebsd-src, the commit beside each file.
+ * Its spawn flags are not Linux's: 0x04 and 0x08 are SETSCHEDPARAM and SETSCHEDULER here.
+ */
+final class FreeBsdTable {
+    private FreeBsdTable() {}
+
+    static PlatformProfile profile(Platform.CPU cpu) {
+        Table t = new Table()
+                .put("POSIX_SPAWN_SETPGROUP", 0x02, "freebsd include/spawn.h:57 (b44edb8)")
+                .put("POSIX_SPAWN_SETSIGDEF", 0x10, "freebsd include/spawn.h:60 (b44edb8)")
+                .put("POSIX_SPAWN_SETSIGMASK", 0x20, "freebsd include/spawn.h:61 (b44edb8)")
+                .put("FD_CLOEXEC", 1, "freebsd sys/sys/fcntl.h FD_CLOEXEC (0069e95)")
+                .put("PROT_READ|PROT_WRITE", 0x01 | 0x02, "freebsd sys/sys/mman.h PROT_READ, PROT_WRITE (039ea81)")
+                // Not Linux's 0x22: 0x0020 is MAP_RENAME here too.
+                .put("MAP_PRIVATE|MAP_ANONYMOUS", 0x0002 | 0x1000, "freebsd sys/sys/mman.h MAP_PRIVATE, MAP_ANON (039ea81)")
+                .put("MADV_FREE", 5, "freebsd sys/sys/mman.h MADV_FREE (039ea81)")
+                .put("POLLIN", 0x0001, "freebsd sys/sys/poll.h POLLIN (039ea81)")
+                .put("POLLOUT", 0x0004, "freebsd sys/sys/poll.h POLLOUT (039ea81)")
+                .put("sizeof(sigset_t)", 16, "freebsd sys/sys/_sigset.h _SIG_WORDS 4 x unsigned int (0270d57)")
+                .put("sizeof(posix_spawnattr_t)", 8, "freebsd include/spawn.h:53 (a pointer; b44edb8)")
+                .put("sizeof(posix_spawn_file_actions_t)", 8, "freebsd include/spawn.h:54 (a pointer; b44edb8)");
+        return new PlatformProfile(Platform.OS.FREEBSD, cpu, cpu == Platform.CPU.AARCH64 ? "freebsd.aarch64" : "freebsd", t,
+                Strategy.CloseOthers.CLOSEFROM_ELSE_FDESCFS, Strategy.Chdir.ADDCHDIR, Strategy.Pipes.PIPE2,
+                Strategy.CaptureBuffer.MMAP_COPY, Strategy.ExitWait.WAITPID_POLL, false, "/dev/fd");
+    }
+}

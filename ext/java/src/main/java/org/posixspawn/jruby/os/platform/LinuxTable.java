@@ -1,0 +1,37 @@
+package org.posixspawn.jruby.os.platform;
+
+import jnr.ffi.Platform;
+
+/**
+ * Linux, glibc and musl alike (the values below are the same in both; the musl probe test checks them
+ * against both compilers). Sources: glibc 2.36's installed headers (Debian 12, x86_64 paths) and musl at
+ * 86373b4 (bminor/musl). The syscall number differs in header but not in value between x86_64 and aarch64.
+ */
+final class LinuxTable {
+    private LinuxTable() {}
+
+    static PlatformProfile profile(Platform.CPU cpu) {
+        Table t = new Table()
+                .put("POSIX_SPAWN_SETPGROUP", 0x02, "glibc spawn.h:54; musl include/spawn.h:19")
+                .put("POSIX_SPAWN_SETSIGDEF", 0x04, "glibc spawn.h:55; musl include/spawn.h:20")
+                .put("POSIX_SPAWN_SETSIGMASK", 0x08, "glibc spawn.h:56; musl include/spawn.h:21")
+                .put("FD_CLOEXEC", 1, "glibc bits/fcntl-linux.h:219; musl include/fcntl.h:58")
+                .put("PROT_READ|PROT_WRITE", 0x1 | 0x2, "glibc bits/mman-linux.h:32-33; musl include/sys/mman.h:58-59")
+                .put("MAP_PRIVATE|MAP_ANONYMOUS", 0x02 | 0x20, "glibc bits/mman-linux.h:43,57; musl include/sys/mman.h:22,26")
+                .put("MREMAP_MAYMOVE", 1, "glibc bits/mman-shared.h:25; musl include/sys/mman.h:103")
+                .put("MADV_FREE", 8, "glibc bits/mman-linux.h:77; musl include/sys/mman.h:84")
+                .put("MADV_HUGEPAGE", 14, "glibc bits/mman-linux.h:83; musl include/sys/mman.h:90")
+                .put("POLLIN", 0x001, "glibc bits/poll.h:25; musl include/poll.h:12")
+                .put("POLLOUT", 0x004, "glibc bits/poll.h:27; musl include/poll.h:14")
+                .put("CLONE_FS", 0x200, "glibc bits/sched.h:44; musl include/sched.h:54")
+                .put("SYS_pidfd_open", 434, cpu == Platform.CPU.AARCH64
+                        ? "linux asm-generic/unistd.h:845; musl arch/aarch64/bits/syscall.h.in:290"
+                        : "linux asm/unistd_64.h:349; musl arch/x86_64/bits/syscall.h.in:346")
+                .put("sizeof(sigset_t)", 128, "glibc bits/types/__sigset_t.h:4 (1024 bits); musl include/alltypes.h.in:76")
+                .put("sizeof(posix_spawnattr_t)", 336, "glibc spawn.h:29-38; musl include/spawn.h:27-34")
+                .put("sizeof(posix_spawn_file_actions_t)", 80, "glibc spawn.h:43-49; musl include/spawn.h:36-40");
+        return new PlatformProfile(Platform.OS.LINUX, cpu, cpu == Platform.CPU.AARCH64 ? "linux.aarch64" : "linux", t,
+                Strategy.CloseOthers.CLOSEFROM_ELSE_PROC_FD, Strategy.Chdir.ADDCHDIR_ELSE_FS_THREAD, Strategy.Pipes.PIPE2,
+                Strategy.CaptureBuffer.MREMAP, Strategy.ExitWait.PIDFD_ELSE_WAITPID_POLL, true, "/proc/self/fd");
+    }
+}

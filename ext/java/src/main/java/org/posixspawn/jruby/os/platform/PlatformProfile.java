@@ -1,0 +1,191 @@
+package org.posixspawn.jruby.os.platform;
+
+import java.util.Locale;
+
+import jnr.constants.Constant;
+import jnr.ffi.Platform;
+
+/**
+ * Everything the os layer needs to know about the C library and kernel it runs on: the constants, the sizes
+ * of the structs it allocates, and which {@link Strategy} serves each concern. One profile per OS (Linux,
+ * glibc and musl alike; Darwin; FreeBSD), chosen once when the class loads; any other platform (another OS,
+ * another CPU, a 32-bit JVM) gets {@link UnsupportedPlatformException} from {@link #current()}, which the
+ * Ruby layer raises as NotImplementedError at the first call.
+ * <p>
+ * Open flags, fcntl commands, errno, signals and wait flags come from jnr-constants' class for that OS (and
+ * CPU, where jnr-constants has one: Linux aarch64 has its own O_DIRECTORY); the rest comes from the OS's
+ * {@link Table}, each value beside the header it was read from.
+ */
+public final class PlatformProfile {
+    /** "Linux x86_64", "Darwin aarch64": what the user is told when something is refused. */
+    public final String name;
+    public final Platform.OS os;
+    public final Platform.CPU cpu;
+    /** The values jnr-constants lacks, with their sources. */
+    public final Table table;
+
+    // From jnr-constants' per-OS classes.
+    public final int O_RDONLY, O_WRONLY, O_NONBLOCK, O_DIRECTORY, O_CLOEXEC;
+    public final int F_GETFL, F_SETFL, F_SETFD;
+    /** -1 where the OS cannot resize a pipe. */
+    public final int F_SETPIPE_SZ;
+    public final int WNOHANG;
+    public final int SIGKILL, SIGTERM;
+    public final int ENOENT, ENOEXEC, EINTR, EAGAIN, ECHILD, EPIPE, EBADF, ENOTDIR, EACCES;
+
+    // From the table; -1 (or 0 for a flag) where the OS has no such thing.
+    public final short POSIX_SPAWN_SETPGROUP, POSIX_SPAWN_SETSIGDEF, POSIX_SPAWN_SETSIGMASK;
+    /** Darwin's: only what the file actions name is inherited. 0 elsewhere. */
+    public final short POSIX_SPAWN_CLOEXEC_DEFAULT;
+    public final int FD_CLOEXEC;
+    public final int PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, MREMAP_MAYMOVE, MADV_FREE, MADV_HUGEPAGE;
+    public final short POLLIN, POLLOUT;
+    public final int CLONE_FS;
+    public final long SYS_PIDFD_OPEN;
+    /** Bytes of sigset_t, posix_spawnattr_t and posix_spawn_file_actions_t (a pointer where libc allocates the real one). */
+    public final int SIZEOF_SIGSET, SIZEOF_SPAWNATTR, SIZEOF_FILE_ACTIONS;
+
+    public final Strategy.CloseOthers closeOthers;
+    public final Strategy.Chdir chdir;
+    public final Strategy.Pipes pipes;
+    public final Strategy.CaptureBuffer captureBuffer;
+    public final Strategy.ExitWait exitWait;
+    /** Whether :umask and :rlimit_* can be served: a thread with its own umask (CLONE_FS) and prlimit on a held child. */
+    public final boolean fsThread;
+    /** Where this process's open descriptors are listed, for the close fallbacks and the test support. */
+    public final String descriptorDirectory;
+
+    private static final Object CURRENT = selectCurrent();
+
+    PlatformProfile(Platform.OS os, Platform.CPU cpu, String constantsPackage, Table table, Strategy.CloseOthers closeOthers,
+            Strategy.Chdir chdir, Strategy.Pipes pipes, Strategy.CaptureBuffer captureBuffer, Strategy.ExitWait exitWait,
+            boolean fsThread, String descriptorDirectory) {
+        this.os = os;
+        this.cpu = cpu;
+        this.name = osName(os) + " " + cpu.toString().toLowerCase(Locale.ROOT);
+        this.table = table;
+        JnrConstants c = new JnrConstants(constantsPackage);
+        O_RDONLY = c.get("OpenFlags", "O_RDONLY");
+        O_WRONLY = c.get("OpenFlags", "O_WRONLY");
+        O_NONBLOCK = c.get("OpenFlags", "O_NONBLOCK");
+        O_DIRECTORY = c.get("OpenFlags", "O_DIRECTORY");
+        O_CLOEXEC = c.get("OpenFlags", "O_CLOEXEC");
+        F_GETFL = c.get("Fcntl", "F_GETFL");
+        F_SETFL = c.get("Fcntl", "F_SETFL");
+        F_SETFD = c.get("Fcntl", "F_SETFD");
+        F_SETPIPE_SZ = c.optional("Fcntl", "F_SETPIPE_SZ");
+        WNOHANG = c.get("WaitFlags", "WNOHANG");
+        SIGKILL = c.get("Signal", "SIGKILL");
+        SIGTERM = c.get("Signal", "SIGTERM");
+        ENOENT = c.get("Errno", "ENOENT");
+        ENOEXEC = c.get("Errno", "ENOEXEC");
+        EINTR = c.get("Errno", "EINTR");
+        EAGAIN = c.get("Errno", "EAGAIN");
+        ECHILD = c.get("Errno", "ECHILD");
+        EPIPE = c.get("Errno", "EPIPE");
+        EBADF = c.get("Errno", "EBADF");
+        ENOTDIR = c.get("Errno", "ENOTDIR");
+        EACCES = c.get("Errno", "EACCES");
+
+        POSIX_SPAWN_SETPGROUP = (short) table.get("POSIX_SPAWN_SETPGROUP");
+        POSIX_SPAWN_SETSIGDEF = (short) table.get("POSIX_SPAWN_SETSIGDEF");
+        POSIX_SPAWN_SETSIGMASK = (short) table.get("POSIX_SPAWN_SETSIGMASK");
+        POSIX_SPAWN_CLOEXEC_DEFAULT = (short) Math.max(0, table.get("POSIX_SPAWN_CLOEXEC_DEFAULT"));
+        FD_CLOEXEC = (int) table.get("FD_CLOEXEC");
+        PROT_READ_WRITE = (int) table.get("PROT_READ|PROT_WRITE");
+        MAP_PRIVATE_ANONYMOUS = (int) table.get("MAP_PRIVATE|MAP_ANONYMOUS");
+        MREMAP_MAYMOVE = (int) table.get("MREMAP_MAYMOVE");
+        MADV_FREE = (int) table.get("MADV_FREE");
+        MADV_HUGEPAGE = (int) table.get("MADV_HUGEPAGE");
+        POLLIN = (short) table.get("POLLIN");
+        POLLOUT = (short) table.get("POLLOUT");
+        CLONE_FS = (int) table.get("CLONE_FS");
+        SYS_PIDFD_OPEN = table.get("SYS_pidfd_open");
+        SIZEOF_SIGSET = (int) table.get("sizeof(sigset_t)");
+        SIZEOF_SPAWNATTR = (int) table.get("sizeof(posix_spawnattr_t)");
+        SIZEOF_FILE_ACTIONS = (int) table.get("sizeof(posix_spawn_file_actions_t)");
+
+        this.closeOthers = closeOthers;
+        this.chdir = chdir;
+        this.pipes = pipes;
+        this.captureBuffer = captureBuffer;
+        this.exitWait = exitWait;
+        this.fsThread = fsThread;
+        this.descriptorDirectory = descriptorDirectory;
+    }
+
+    /** This process's profile. */
+    public static PlatformProfile current() {
+        if (CURRENT instanceof UnsupportedPlatformException) {
+            UnsupportedPlatformException refused = (UnsupportedPlatformException) CURRENT;
+            throw new UnsupportedPlatformException(refused.getMessage()); // a fresh stack for each caller
+        }
+        return (PlatformProfile) CURRENT;
+    }
+
+    private static Object selectCurrent() {
+        Platform p = Platform.getNativePlatform();
+        try {
+            return select(p.getOS(), p.getCPU(), p.addressSize());
+        } catch (UnsupportedPlatformException e) {
+            return e;
+        }
+    }
+
+    /** The profile for an OS, CPU and address size (bits), or UnsupportedPlatformException naming them. */
+    public static PlatformProfile select(Platform.OS os, Platform.CPU cpu, int addressSize) {
+        String platform = osName(os) + " " + cpu.toString().toLowerCase(Locale.ROOT);
+        if (addressSize != 64) {
+            throw new UnsupportedPlatformException("posix-spawn-jruby needs a 64-bit JVM; this one is " + addressSize + "-bit (" + platform + ")");
+        }
+        if (cpu != Platform.CPU.X86_64 && cpu != Platform.CPU.AARCH64) {
+            throw new UnsupportedPlatformException("posix-spawn-jruby supports x86_64 and aarch64, not " + platform);
+        }
+        switch (os) {
+            case LINUX: return LinuxTable.profile(cpu);
+            case DARWIN: return DarwinTable.profile(cpu);
+            case FREEBSD: return FreeBsdTable.profile(cpu);
+            default: throw new UnsupportedPlatformException("posix-spawn-jruby supports Linux, macOS and FreeBSD, not " + platform);
+        }
+    }
+
+    private static String osName(Platform.OS os) {
+        switch (os) {
+            case LINUX: return "Linux";
+            case DARWIN: return "Darwin";
+            case FREEBSD: return "FreeBSD";
+            default: return os.toString();
+        }
+    }
+
+    /** Reads one OS's jnr-constants classes (jnr.constants.platform.darwin.OpenFlags...), which load on any OS. */
+    private static final class JnrConstants {
+        private final String pkg;
+
+        JnrConstants(String pkg) {
+            this.pkg = "jnr.constants.platform." + pkg + ".";
+        }
+
+        /** The value; jnr-constants must have it for that OS. */
+        int get(String type, String name) {
+            int value = optional(type, name);
+            if (value == -1) throw new IllegalStateException("jnr-constants has no " + name + " for " + pkg);
+            return value;
+        }
+
+        /** The value, or -1 where jnr-constants has no such constant for that OS. */
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        int optional(String type, String name) {
+            Class<? extends Enum> cls;
+            try {
+                cls = (Class<? extends Enum>) Class.forName(pkg + type);
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("jnr-constants has no " + pkg + type, e);
+            }
+            for (Enum e : cls.getEnumConstants()) {
+                if (e.name().equals(name)) return ((Constant) e).defined() ? ((Constant) e).intValue() : -1;
+            }
+            return -1;
+        }
+    }
+}

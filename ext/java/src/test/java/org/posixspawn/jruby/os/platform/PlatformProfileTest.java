@@ -1,0 +1,227 @@
+package org.posixspawn.jruby.os.platform;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jnr.ffi.Platform;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Each OS's profile against jnr-constants' class for that OS (they load on Linux) and against the values
+ * read in that OS's headers (restated here from the sources cited in each table, so a slip in either shows),
+ * plus one test per defect that a single Linux-only set of values caused elsewhere.
+ */
+class PlatformProfileTest {
+    private static final PlatformProfile LINUX = PlatformProfile.select(Platform.OS.LINUX, Platform.CPU.X86_64, 64);
+    private static final PlatformProfile LINUX_ARM = PlatformProfile.select(Platform.OS.LINUX, Platform.CPU.AARCH64, 64);
+    private static final PlatformProfile DARWIN = PlatformProfile.select(Platform.OS.DARWIN, Platform.CPU.AARCH64, 64);
+    private static final PlatformProfile FREEBSD = PlatformProfile.select(Platform.OS.FREEBSD, Platform.CPU.X86_64, 64);
+
+    // --- jnr-constants: each profile reads its own OS's (and CPU's) classes ---
+
+    @Test
+    void linuxTakesJnrConstantsForLinux() {
+        assertEquals(jnr.constants.platform.linux.OpenFlags.O_CLOEXEC.intValue(), LINUX.O_CLOEXEC);
+        assertEquals(jnr.constants.platform.linux.OpenFlags.O_DIRECTORY.intValue(), LINUX.O_DIRECTORY);
+        assertEquals(jnr.constants.platform.linux.OpenFlags.O_NONBLOCK.intValue(), LINUX.O_NONBLOCK);
+        assertEquals(jnr.constants.platform.linux.Fcntl.F_SETPIPE_SZ.intValue(), LINUX.F_SETPIPE_SZ);
+        assertEquals(jnr.constants.platform.linux.WaitFlags.WNOHANG.intValue(), LINUX.WNOHANG);
+        assertEquals(jnr.constants.platform.linux.Errno.EAGAIN.intValue(), LINUX.EAGAIN);
+        assertEquals(jnr.constants.platform.linux.Signal.SIGTERM.intValue(), LINUX.SIGTERM);
+        // aarch64 has its own O_DIRECTORY (040000 against x86_64's 0200000)
+        assertEquals(jnr.constants.platform.linux.aarch64.OpenFlags.O_DIRECTORY.intValue(), LINUX_ARM.O_DIRECTORY);
+        assertNotEquals(LINUX.O_DIRECTORY, LINUX_ARM.O_DIRECTORY);
+    }
+
+    @Test
+    void darwinTakesJnrConstantsForDarwin() {
+        assertEquals(jnr.constants.platform.darwin.OpenFlags.O_CLOEXEC.intValue(), DARWIN.O_CLOEXEC);
+        assertEquals(jnr.constants.platform.darwin.OpenFlags.O_NONBLOCK.intValue(), DARWIN.O_NONBLOCK);
+        assertEquals(jnr.constants.platform.darwin.OpenFlags.O_DIRECTORY.intValue(), DARWIN.O_DIRECTORY);
+        assertEquals(jnr.constants.platform.darwin.Fcntl.F_SETFL.intValue(), DARWIN.F_SETFL);
+        assertEquals(jnr.constants.platform.darwin.Errno.EAGAIN.intValue(), DARWIN.EAGAIN);
+        assertEquals(jnr.constants.platform.darwin.WaitFlags.WNOHANG.intValue(), DARWIN.WNOHANG);
+        assertEquals(-1, DARWIN.F_SETPIPE_SZ, "no F_SETPIPE_SZ on Darwin");
+    }
+
+    @Test
+    void freebsdTakesJnrConstantsForFreebsd() {
+        assertEquals(jnr.constants.platform.freebsd.OpenFlags.O_CLOEXEC.intValue(), FREEBSD.O_CLOEXEC);
+        assertEquals(jnr.constants.platform.freebsd.OpenFlags.O_NONBLOCK.intValue(), FREEBSD.O_NONBLOCK);
+        assertEquals(jnr.constants.platform.freebsd.OpenFlags.O_DIRECTORY.intValue(), FREEBSD.O_DIRECTORY);
+        assertEquals(jnr.constants.platform.freebsd.Errno.EAGAIN.intValue(), FREEBSD.EAGAIN);
+        assertEquals(jnr.constants.platform.freebsd.WaitFlags.WNOHANG.intValue(), FREEBSD.WNOHANG);
+        assertEquals(-1, FREEBSD.F_SETPIPE_SZ, "no F_SETPIPE_SZ on FreeBSD");
+    }
+
+    @Test
+    void thisMachinesProfileAgreesWithWhatJnrConstantsResolvesHere() {
+        PlatformProfile here = PlatformProfile.current();
+        assertEquals(Platform.getNativePlatform().getOS(), here.os);
+        assertEquals(jnr.constants.platform.OpenFlags.O_CLOEXEC.intValue(), here.O_CLOEXEC);
+        assertEquals(jnr.constants.platform.OpenFlags.O_DIRECTORY.intValue(), here.O_DIRECTORY);
+        assertEquals(jnr.constants.platform.Fcntl.F_SETFL.intValue(), here.F_SETFL);
+        assertEquals(jnr.constants.platform.Errno.ECHILD.intValue(), here.ECHILD);
+    }
+
+    // --- the headers: values read in the sources each table cites ---
+
+    @Test
+    void jnrConstantsAgreeWithTheHeadersForTheOpenFlagsThatMatter() {
+        assertEquals(02000000, LINUX.O_CLOEXEC);       // musl arch/generic/bits/fcntl.h:12, arch/aarch64/bits/fcntl.h:12
+        assertEquals(02000000, LINUX_ARM.O_CLOEXEC);
+        assertEquals(040000, LINUX_ARM.O_DIRECTORY);   // musl arch/aarch64/bits/fcntl.h:10
+        assertEquals(0x01000000, DARWIN.O_CLOEXEC);    // xnu bsd/sys/fcntl.h:170
+        assertEquals(0x00000004, DARWIN.O_NONBLOCK);   // xnu bsd/sys/fcntl.h:115
+        assertEquals(0x00100000, FREEBSD.O_CLOEXEC);   // freebsd sys/sys/fcntl.h O_CLOEXEC
+        assertEquals(0x0004, FREEBSD.O_NONBLOCK);      // freebsd sys/sys/fcntl.h O_NONBLOCK
+    }
+
+    @Test
+    void linuxTableIsWhatGlibcAndMuslDefine() {
+        assertTable(LINUX, entries(
+                "POSIX_SPAWN_SETPGROUP", 0x02, "POSIX_SPAWN_SETSIGDEF", 0x04, "POSIX_SPAWN_SETSIGMASK", 0x08,
+                "FD_CLOEXEC", 1, "PROT_READ|PROT_WRITE", 3, "MAP_PRIVATE|MAP_ANONYMOUS", 0x22, "MREMAP_MAYMOVE", 1,
+                "MADV_FREE", 8, "MADV_HUGEPAGE", 14, "POLLIN", 1, "POLLOUT", 4, "CLONE_FS", 0x200, "SYS_pidfd_open", 434,
+                "sizeof(sigset_t)", 128, "sizeof(posix_spawnattr_t)", 336, "sizeof(posix_spawn_file_actions_t)", 80));
+        assertEquals(LINUX.table.entries().keySet(), LINUX_ARM.table.entries().keySet());
+    }
+
+    @Test
+    void darwinTableIsWhatXnuDefines() {
+        assertTable(DARWIN, entries(
+                "POSIX_SPAWN_SETPGROUP", 0x02, "POSIX_SPAWN_SETSIGDEF", 0x04, "POSIX_SPAWN_SETSIGMASK", 0x08,
+                "POSIX_SPAWN_CLOEXEC_DEFAULT", 0x4000, "FD_CLOEXEC", 1, "PROT_READ|PROT_WRITE", 3,
+                "MAP_PRIVATE|MAP_ANONYMOUS", 0x1002, "MADV_FREE", 5, "POLLIN", 1, "POLLOUT", 4,
+                "sizeof(sigset_t)", 4, "sizeof(posix_spawnattr_t)", 8, "sizeof(posix_spawn_file_actions_t)", 8));
+    }
+
+    @Test
+    void freebsdTableIsWhatFreebsdDefines() {
+        assertTable(FREEBSD, entries(
+                "POSIX_SPAWN_SETPGROUP", 0x02, "POSIX_SPAWN_SETSIGDEF", 0x10, "POSIX_SPAWN_SETSIGMASK", 0x20,
+                "FD_CLOEXEC", 1, "PROT_READ|PROT_WRITE", 3, "MAP_PRIVATE|MAP_ANONYMOUS", 0x1002, "MADV_FREE", 5,
+                "POLLIN", 1, "POLLOUT", 4,
+                "sizeof(sigset_t)", 16, "sizeof(posix_spawnattr_t)", 8, "sizeof(posix_spawn_file_actions_t)", 8));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Platform.OS.class, names = {"LINUX", "DARWIN", "FREEBSD"})
+    void everyTableValueNamesTheHeaderItComesFrom(Platform.OS os) {
+        for (Platform.CPU cpu : new Platform.CPU[] {Platform.CPU.X86_64, Platform.CPU.AARCH64}) {
+            PlatformProfile p = PlatformProfile.select(os, cpu, 64);
+            p.table.entries().forEach((name, e) -> assertTrue(e.source.matches(".*\\.h(\\.in)?[: ].*"), name + " cites no header: " + e.source));
+        }
+    }
+
+    // --- one test per defect of the Linux-only values (issue 16) ---
+
+    @Test
+    void darwinClosesOthersWithCloexecDefaultNotWithCloseActionsFromAListing() {
+        // xnu fails the whole spawn on a close of a descriptor that is not open (bsd/kern/kern_exec.c:3180, 3249)
+        assertEquals(Strategy.CloseOthers.CLOEXEC_DEFAULT, DARWIN.closeOthers);
+        assertEquals(0x4000, DARWIN.POSIX_SPAWN_CLOEXEC_DEFAULT);
+        assertEquals(0, LINUX.POSIX_SPAWN_CLOEXEC_DEFAULT);
+        assertEquals(0, FREEBSD.POSIX_SPAWN_CLOEXEC_DEFAULT);
+    }
+
+    @Test
+    void darwinMakesPipesWithoutPipe2() {
+        assertEquals(Strategy.Pipes.PIPE_THEN_FD_CLOEXEC, DARWIN.pipes);
+        assertEquals(Strategy.Pipes.PIPE2, LINUX.pipes);
+        assertEquals(Strategy.Pipes.PIPE2, FREEBSD.pipes);
+    }
+
+    @Test
+    void bsdMmapFlagsAreNotLinuxsWhichMeanMapRenameThere() {
+        int mapRename = 0x0020; // xnu bsd/sys/mman.h:121, freebsd sys/sys/mman.h MAP_RENAME
+        for (PlatformProfile p : new PlatformProfile[] {DARWIN, FREEBSD}) {
+            assertEquals(0, p.MAP_PRIVATE_ANONYMOUS & mapRename, p.name);
+            assertNotEquals(0x22, p.MAP_PRIVATE_ANONYMOUS, p.name);
+        }
+    }
+
+    @Test
+    void onlyLinuxGrowsTheCaptureBufferWithMremap() {
+        assertEquals(Strategy.CaptureBuffer.MREMAP, LINUX.captureBuffer);
+        assertEquals(Strategy.CaptureBuffer.MMAP_COPY, DARWIN.captureBuffer);
+        assertEquals(Strategy.CaptureBuffer.MMAP_COPY, FREEBSD.captureBuffer);
+        assertEquals(-1, DARWIN.MREMAP_MAYMOVE);
+        assertEquals(-1, FREEBSD.MREMAP_MAYMOVE);
+        assertEquals(-1, DARWIN.MADV_HUGEPAGE);
+    }
+
+    @Test
+    void freebsdSignalFlagsAreNotTheSchedulerFlags() {
+        int setschedparam = 0x04, setscheduler = 0x08; // freebsd include/spawn.h:58-59
+        assertEquals(0, (FREEBSD.POSIX_SPAWN_SETSIGDEF | FREEBSD.POSIX_SPAWN_SETSIGMASK) & (setschedparam | setscheduler));
+        assertEquals(0x10, FREEBSD.POSIX_SPAWN_SETSIGDEF);
+        assertEquals(0x20, FREEBSD.POSIX_SPAWN_SETSIGMASK);
+    }
+
+    @Test
+    void freebsdCloexecIsNotDarwinsWhichIsODsyncThere() {
+        int oDsync = 0x01000000; // freebsd sys/sys/fcntl.h O_DSYNC
+        assertNotEquals(oDsync, FREEBSD.O_CLOEXEC);
+        assertEquals(oDsync, DARWIN.O_CLOEXEC);
+    }
+
+    @Test
+    void freebsdNeverTrustsADevFdThatMayListOnlyTheFirstThree() {
+        assertEquals(Strategy.CloseOthers.CLOSEFROM_ELSE_FDESCFS, FREEBSD.closeOthers);
+    }
+
+    @Test
+    void eachOsGetsItsOwnValuesNotDarwins() {
+        assertNotEquals(DARWIN.O_CLOEXEC, FREEBSD.O_CLOEXEC);
+        assertNotEquals(DARWIN.POSIX_SPAWN_SETSIGDEF, FREEBSD.POSIX_SPAWN_SETSIGDEF);
+        assertNotEquals(DARWIN.SIZEOF_SIGSET, FREEBSD.SIZEOF_SIGSET);
+        assertEquals(Strategy.ExitWait.PIDFD_ELSE_WAITPID_POLL, LINUX.exitWait);
+        assertEquals(Strategy.ExitWait.WAITPID_POLL, DARWIN.exitWait);
+        assertEquals(Strategy.ExitWait.WAITPID_POLL, FREEBSD.exitWait);
+        assertTrue(LINUX.fsThread);
+        assertTrue(!DARWIN.fsThread && !FREEBSD.fsThread, ":umask and :rlimit_* need Linux");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Platform.OS.class, names = {"LINUX", "DARWIN", "FREEBSD"}, mode = EnumSource.Mode.EXCLUDE)
+    void everyOtherOsIsRefusedByName(Platform.OS os) {
+        UnsupportedPlatformException e = assertThrows(UnsupportedPlatformException.class,
+                () -> PlatformProfile.select(os, Platform.CPU.X86_64, 64));
+        assertTrue(e.getMessage().contains(os.toString()) && e.getMessage().contains("x86_64"), e.getMessage());
+    }
+
+    @Test
+    void a32BitJvmIsRefusedItsPointersAreNotTheEightBytesArgvSlotsAssume() {
+        UnsupportedPlatformException e = assertThrows(UnsupportedPlatformException.class,
+                () -> PlatformProfile.select(Platform.OS.LINUX, Platform.CPU.I386, 32));
+        assertTrue(e.getMessage().contains("64-bit") && e.getMessage().contains("32-bit") && e.getMessage().contains("Linux i386"), e.getMessage());
+        assertThrows(UnsupportedPlatformException.class, () -> PlatformProfile.select(Platform.OS.LINUX, Platform.CPU.ARM, 32));
+    }
+
+    @Test
+    void otherCpusAreRefusedByName() {
+        UnsupportedPlatformException e = assertThrows(UnsupportedPlatformException.class,
+                () -> PlatformProfile.select(Platform.OS.LINUX, Platform.CPU.PPC64LE, 64));
+        assertTrue(e.getMessage().contains("Linux ppc64le"), e.getMessage());
+    }
+
+    private static Map<String, Long> entries(Object... nameValue) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (int i = 0; i < nameValue.length; i += 2) m.put((String) nameValue[i], ((Number) nameValue[i + 1]).longValue());
+        return m;
+    }
+
+    private static void assertTable(PlatformProfile p, Map<String, Long> expected) {
+        Map<String, Long> actual = new LinkedHashMap<>();
+        p.table.entries().forEach((name, e) -> actual.put(name, e.value));
+        assertEquals(expected, actual, p.name);
+    }
+}
