@@ -15,6 +15,7 @@ final class DarwinTable {
                 .put("POSIX_SPAWN_SETPGROUP", 0x0002, "xnu bsd/sys/spawn.h:46")
                 .put("POSIX_SPAWN_SETSIGDEF", 0x0004, "xnu bsd/sys/spawn.h:47")
                 .put("POSIX_SPAWN_SETSIGMASK", 0x0008, "xnu bsd/sys/spawn.h:48")
+                .put("POSIX_SPAWN_SETSID", 0x0400, "xnu bsd/sys/spawn.h:65")
                 .put("POSIX_SPAWN_CLOEXEC_DEFAULT", 0x4000, "xnu bsd/sys/spawn.h:73")
                 .put("FD_CLOEXEC", 1, "xnu bsd/sys/fcntl.h:450")
                 .put("PROT_READ|PROT_WRITE", 0x01 | 0x02, "xnu bsd/sys/mman.h:102-103")

@@ -4,7 +4,8 @@ import jnr.ffi.Platform;
 
 /**
  * FreeBSD (amd64 and aarch64 share these values). Source: freebsd/freebsd-src, the commit beside each file.
- * Its spawn flags are not Linux's: 0x04 and 0x08 are SETSCHEDPARAM and SETSCHEDULER here.
+ * Its spawn flags are not Linux's: 0x04 and 0x08 are SETSCHEDPARAM and SETSCHEDULER here; there is no
+ * POSIX_SPAWN_SETSID (posix_spawnattr_setflags refuses unknown flags with EINVAL, lib/libc/gen/posix_spawn.c).
  */
 final class FreeBsdTable {
     private FreeBsdTable() {}

@@ -15,6 +15,7 @@ final class LinuxTable {
                 .put("POSIX_SPAWN_SETPGROUP", 0x02, "glibc spawn.h:54; musl include/spawn.h:19")
                 .put("POSIX_SPAWN_SETSIGDEF", 0x04, "glibc spawn.h:55; musl include/spawn.h:20")
                 .put("POSIX_SPAWN_SETSIGMASK", 0x08, "glibc spawn.h:56; musl include/spawn.h:21")
+                .put("POSIX_SPAWN_SETSID", 0x80, "glibc spawn.h:61; musl include/spawn.h:25")
                 .put("FD_CLOEXEC", 1, "glibc bits/fcntl-linux.h:219; musl include/fcntl.h:58")
                 .put("PROT_READ|PROT_WRITE", 0x1 | 0x2, "glibc bits/mman-linux.h:32-33; musl include/sys/mman.h:58-59")
                 .put("MAP_PRIVATE|MAP_ANONYMOUS", 0x02 | 0x20, "glibc bits/mman-linux.h:43,57; musl include/sys/mman.h:22,26")

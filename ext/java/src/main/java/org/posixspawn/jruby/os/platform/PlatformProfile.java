@@ -35,6 +35,8 @@ public final class PlatformProfile {
 
     // From the table; -1 (or 0 for a flag) where the OS has no such thing.
     public final short POSIX_SPAWN_SETPGROUP, POSIX_SPAWN_SETSIGDEF, POSIX_SPAWN_SETSIGMASK;
+    /** 0 where the OS has none (FreeBSD). */
+    public final short POSIX_SPAWN_SETSID;
     /** Darwin's: only what the file actions name is inherited. 0 elsewhere. */
     public final short POSIX_SPAWN_CLOEXEC_DEFAULT;
     public final int FD_CLOEXEC;
@@ -90,6 +92,7 @@ public final class PlatformProfile {
         POSIX_SPAWN_SETPGROUP = (short) table.get("POSIX_SPAWN_SETPGROUP");
         POSIX_SPAWN_SETSIGDEF = (short) table.get("POSIX_SPAWN_SETSIGDEF");
         POSIX_SPAWN_SETSIGMASK = (short) table.get("POSIX_SPAWN_SETSIGMASK");
+        POSIX_SPAWN_SETSID = (short) Math.max(0, table.get("POSIX_SPAWN_SETSID"));
         POSIX_SPAWN_CLOEXEC_DEFAULT = (short) Math.max(0, table.get("POSIX_SPAWN_CLOEXEC_DEFAULT"));
         FD_CLOEXEC = (int) table.get("FD_CLOEXEC");
         PROT_READ_WRITE = (int) table.get("PROT_READ|PROT_WRITE");

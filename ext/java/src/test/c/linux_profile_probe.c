@@ -1,0 +1,78 @@
+/*
+ * Prints what the Linux platform profile relies on, as this C library's headers and symbols have it, one
+ * "const NAME=VALUE" or "symbol NAME=0|1" per line. LinuxProbeTest builds it with cc (glibc) and musl-gcc
+ * (musl) and compares each line with PlatformProfile: NAME is a table entry or a profile field.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#define CONST(name, value) printf("const %s=%ld\n", name, (long) (value))
+#define SYMBOL(name) printf("symbol %s=%d\n", #name, dlsym(RTLD_DEFAULT, #name) != NULL)
+
+int main(void) {
+    CONST("sizeof(sigset_t)", sizeof(sigset_t));
+    CONST("sizeof(posix_spawnattr_t)", sizeof(posix_spawnattr_t));
+    CONST("sizeof(posix_spawn_file_actions_t)", sizeof(posix_spawn_file_actions_t));
+    CONST("sizeof(void *)", sizeof(void *));
+    CONST("POSIX_SPAWN_SETPGROUP", POSIX_SPAWN_SETPGROUP);
+    CONST("POSIX_SPAWN_SETSIGDEF", POSIX_SPAWN_SETSIGDEF);
+    CONST("POSIX_SPAWN_SETSIGMASK", POSIX_SPAWN_SETSIGMASK);
+    CONST("POSIX_SPAWN_SETSID", POSIX_SPAWN_SETSID);
+    CONST("FD_CLOEXEC", FD_CLOEXEC);
+    CONST("PROT_READ|PROT_WRITE", PROT_READ | PROT_WRITE);
+    CONST("MAP_PRIVATE|MAP_ANONYMOUS", MAP_PRIVATE | MAP_ANONYMOUS);
+    CONST("MREMAP_MAYMOVE", MREMAP_MAYMOVE);
+    CONST("MADV_FREE", MADV_FREE);
+    CONST("MADV_HUGEPAGE", MADV_HUGEPAGE);
+    CONST("POLLIN", POLLIN);
+    CONST("POLLOUT", POLLOUT);
+    CONST("CLONE_FS", CLONE_FS);
+#ifdef SYS_pidfd_open
+    CONST("SYS_pidfd_open", SYS_pidfd_open);
+#endif
+    CONST("O_RDONLY", O_RDONLY);
+    CONST("O_WRONLY", O_WRONLY);
+    CONST("O_NONBLOCK", O_NONBLOCK);
+    CONST("O_DIRECTORY", O_DIRECTORY);
+    CONST("O_CLOEXEC", O_CLOEXEC);
+    CONST("F_GETFL", F_GETFL);
+    CONST("F_SETFL", F_SETFL);
+    CONST("F_SETFD", F_SETFD);
+    CONST("F_SETPIPE_SZ", F_SETPIPE_SZ);
+    CONST("WNOHANG", WNOHANG);
+    CONST("SIGKILL", SIGKILL);
+    CONST("SIGTERM", SIGTERM);
+    CONST("ENOENT", ENOENT);
+    CONST("ENOEXEC", ENOEXEC);
+    CONST("EINTR", EINTR);
+    CONST("EAGAIN", EAGAIN);
+    CONST("ECHILD", ECHILD);
+    CONST("EPIPE", EPIPE);
+    CONST("EBADF", EBADF);
+    CONST("ENOTDIR", ENOTDIR);
+    CONST("EACCES", EACCES);
+    /* Required by the Linux profile. */
+    SYMBOL(posix_spawn);
+    SYMBOL(posix_spawnattr_setsigdefault);
+    SYMBOL(posix_spawn_file_actions_adddup2);
+    SYMBOL(pipe2);
+    SYMBOL(mremap);
+    SYMBOL(madvise);
+    SYMBOL(prlimit);
+    SYMBOL(unshare);
+    SYMBOL(syscall);
+    /* Optional: each has a fallback route. */
+    SYMBOL(posix_spawn_file_actions_addchdir_np);
+    SYMBOL(posix_spawn_file_actions_addclosefrom_np);
+    return 0;
+}
