@@ -7,4 +7,7 @@ Dir[File.join(__dir__, 'support', '*.rb')].sort.each { |f| require f }
 RSpec.configure do |config|
   config.disable_monkey_patching!
   config.order = :defined
+  # Big data and 1,000-iteration loops run only when asked: `rake spec:long`, or `--tag long` on the command line
+  # (a command-line tag takes precedence over this one).
+  config.filter_run_excluding long: true
 end
