@@ -1,0 +1,85 @@
+/*
+ * spawn-harness's C worker: the reference the Ruby workers are compared with, asked for a few iterations
+ * at a time so that its spawns take turns with theirs. Reads commands from stdin, one a line:
+ *
+ *   run CASE N    N iterations of CASE, each timed: prints their nanoseconds on one line
+ *   warm CASE N   the same, untimed: prints "ok"
+ *
+ * CASE: spawnp (posix_spawnp("true") + waitpid), spawn (posix_spawn of PROGRAM, the full path, + waitpid),
+ * spawnp_2t (two threads, each doing 4 posix_spawnp + waitpid; an iteration ends when both are done).
+ *
+ *   c_worker PROGRAM
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+extern char **environ;
+static char *program;
+
+static long long now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void spawn_wait(int search_path) {
+    char *argv[] = { "true", NULL };
+    pid_t pid;
+    int status;
+    int error = search_path ? posix_spawnp(&pid, "true", NULL, NULL, argv, environ)
+                            : posix_spawn(&pid, program, NULL, NULL, argv, environ);
+    if (error != 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "c_worker: spawning true failed\n");
+        exit(1);
+    }
+}
+
+static void *four_spawns(void *unused) {
+    (void)unused;
+    for (int i = 0; i < 4; i++) spawn_wait(1);
+    return NULL;
+}
+
+static void iteration(const char *name) {
+    if (strcmp(name, "spawnp") == 0) {
+        spawn_wait(1);
+    } else if (strcmp(name, "spawn") == 0) {
+        spawn_wait(0);
+    } else if (strcmp(name, "spawnp_2t") == 0) {
+        pthread_t a, b;
+        pthread_create(&a, NULL, four_spawns, NULL);
+        pthread_create(&b, NULL, four_spawns, NULL);
+        pthread_join(a, NULL);
+        pthread_join(b, NULL);
+    } else {
+        fprintf(stderr, "c_worker: no case %s\n", name);
+        exit(2);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: c_worker PROGRAM\n");
+        return 2;
+    }
+    program = argv[1];
+    char verb[16], name[64];
+    long n;
+    while (scanf("%15s %63s %ld", verb, name, &n) == 3) {
+        int timed = strcmp(verb, "run") == 0;
+        for (long i = 0; i < n; i++) {
+            long long started = now_ns();
+            iteration(name);
+            if (timed) printf(i ? " %lld" : "%lld", now_ns() - started);
+        }
+        printf(timed ? "\n" : "ok\n");
+        fflush(stdout);
+    }
+    return 0;
+}
