@@ -1,5 +1,9 @@
 $LOAD_PATH.unshift File.expand_path('../lib', __dir__)
 require 'posix/spawn'
+# The drop-in is loaded for spec/kernel, and stays installed for the whole suite only with DROPIN=1
+# (`rake spec:dropin`), which runs every spec with JRuby's process methods on the engine.
+require 'posix/spawn/kernel'
+POSIX::Spawn::Kernel.uninstall unless ENV['DROPIN'] == '1'
 require 'tmpdir'
 require_relative 'support/jruby_launcher'
 Dir[File.join(__dir__, 'support', '*.rb')].sort.each { |f| require f }

@@ -1,0 +1,119 @@
+require 'posix/spawn'
+
+module POSIX
+  module Spawn
+    # The drop-in: JRuby's own process API (Kernel#spawn, #system, #`, #open("|cmd"), Process.spawn,
+    # IO.popen and the IO pipe forms, Open3's captures) run on this gem's engine, so code that never
+    # names POSIX::Spawn gets it:
+    #
+    #   require 'posix/spawn/kernel'            # installs it (or JRUBY_OPTS=-rposix/spawn/kernel)
+    #   POSIX::Spawn::Kernel.installed?         # => true
+    #   POSIX::Spawn::Kernel.uninstall          # JRuby's own methods back, exactly
+    #
+    # It replaces method-table entries in the owner modules themselves (Kernel's private instance
+    # methods and their module_function copies on Kernel's singleton, IO's singleton methods...), so
+    # `method(:system).owner` stays Kernel, calls take no extra frame, and alias chains that other gems
+    # add later still wrap it. Other features register their replacements with ::replace (PTY does).
+    module Kernel
+      # One method-table entry: `name` in `target` (a module or a singleton class) becomes
+      # `implementation` (an UnboundMethod of a module) while installed; `original` is JRuby's.
+      Replacement = Struct.new(:target, :name, :implementation, :original, :visibility)
+
+      @replacements = []
+      @installed = false
+      @lock = Mutex.new
+
+      class << self
+        # Registers `implementation` (an UnboundMethod defined in a module) to replace method `name` of
+        # `target` (a module, or a singleton class for module functions and class methods). Installed at
+        # once when the drop-in is installed, else with the rest by ::install.
+        #
+        #   POSIX::Spawn::Kernel.replace(PTY.singleton_class, :spawn, MyPTY.instance_method(:spawn))
+        #
+        # Returns nil. Raises ArgumentError when `target` has no method `name` to replace.
+        def replace(target, name, implementation)
+          @lock.synchronize do
+            visibility = visibility_of(target, name) or raise ArgumentError, "#{target} has no method #{name} to replace"
+            replacement = Replacement.new(target, name, implementation, target.instance_method(name), visibility)
+            @replacements << replacement
+            put(replacement, replacement.implementation) if @installed
+          end
+          nil
+        end
+
+        # Puts every registered replacement in place; harmless when already installed. Where the engine
+        # cannot run (not Linux, or IOs without real descriptors) it warns once and installs nothing.
+        #
+        # Returns true when installed, false when this platform cannot have it.
+        def install
+          @lock.synchronize do
+            return true if @installed
+            return false unless supported?
+
+            @replacements.each { |r| put(r, r.implementation) }
+            @installed = true
+          end
+        end
+
+        # Puts JRuby's own methods back: the same owners, visibility and arity as before ::install.
+        #
+        # Returns nil.
+        def uninstall
+          @lock.synchronize do
+            @replacements.reverse_each { |r| put(r, r.original) } if @installed
+            @installed = false
+          end
+          nil
+        end
+
+        # Whether the replacements are in place.
+        def installed?
+          @installed
+        end
+
+        private
+
+        def put(replacement, method)
+          replacement.target.send(:define_method, replacement.name, method)
+          replacement.target.send(replacement.visibility, replacement.name)
+        end
+
+        def visibility_of(target, name)
+          if target.public_method_defined?(name) then :public
+          elsif target.private_method_defined?(name) then :private
+          elsif target.protected_method_defined?(name) then :protected
+          end
+        end
+
+        # The engine needs Linux, and Ruby IOs over real descriptors (JRuby started without its
+        # --add-opens hands out made-up filenos; redirecting one would connect the wrong descriptor).
+        def supported?
+          reason = unsupported_reason or return true
+          unless @warned
+            @warned = true
+            warn "posix-spawn-jruby: the drop-in is not installed: #{reason}; JRuby's own process methods stay in place"
+          end
+          false
+        end
+
+        def unsupported_reason
+          return "it needs Linux, not #{RbConfig::CONFIG['host_os']}" unless RbConfig::CONFIG['host_os'].include?('linux')
+
+          reader, writer = IO.pipe
+          links = [reader, writer].map { |io| File.readlink("/proc/self/fd/#{io.fileno}") rescue nil }
+          return if links.first&.start_with?('pipe:') && links.first == links.last
+
+          'this JRuby gives IOs made-up filenos (start it with its --add-opens, as the jruby launcher does)'
+        ensure
+          [reader, writer].each { |io| io&.close }
+        end
+      end
+    end
+  end
+end
+
+require 'rbconfig'
+require 'posix/spawn/kernel/process'
+require 'posix/spawn/kernel/popen'
+
+POSIX::Spawn::Kernel.install

@@ -1,0 +1,209 @@
+require 'posix/spawn/kernel'
+require 'posix/spawn/kernel/last_status'
+
+module POSIX
+  module Spawn
+    module Kernel
+      # IO.popen on the engine (MRI: io.c's rb_io_s_popen and pipe_open). The IO is a real JRuby IO over
+      # a pipe (made by the receiver's ::pipe, so a subclass gets its own instances, as in MRI), so
+      # Thread#raise, Thread#kill and Timeout reach a read, write or close blocked on it; it is extended
+      # with PopenIO for #pid and for reaping the child when it is closed. "r+" ties the write end to it
+      # as JRuby's (and MRI's) duplex IOs are tied.
+      module Popen
+        # Keys of popen's option Hash that configure the IO (MRI: rb_io_extract_modeenc); :mode and
+        # :flags give the access mode. Spawn's options (redirects, :chdir...) go to the spawn; MRI
+        # ignores any other key, and so does this.
+        IO_OPTIONS = %i[mode flags external_encoding internal_encoding encoding textmode binmode autoclose
+                        invalid undef replace newline universal_newline crlf_newline cr_newline xml fallback].freeze
+        SPAWN_OPTIONS = %i[in out err chdir umask pgroup new_pgroup setsid unsetenv_others close_others uid gid].freeze
+
+        # The methods a popen IO gets: the child's pid, and the wait when the IO is closed.
+        module PopenIO
+          # The child's pid (MRI's IO#pid).
+          def pid
+            @__posix_spawn_pid
+          end
+
+          # Closes the IO (both ends of a duplex one), then waits for the child and sets $? (to nil when
+          # the child was already waited for, as MRI does). Nil when already closed.
+          def close
+            return if closed?
+
+            super
+          ensure
+            __posix_spawn_reap
+          end
+
+          # Closes the read side; once nothing is left open, waits for the child as #close does.
+          def close_read
+            super
+          ensure
+            __posix_spawn_reap
+          end
+
+          # Closes the write side; once nothing is left open, waits for the child as #close does.
+          def close_write
+            super
+          ensure
+            __posix_spawn_reap
+          end
+
+          private
+
+          def __posix_spawn_reap
+            return unless closed? && @__posix_spawn_pid && !@__posix_spawn_reaped
+
+            @__posix_spawn_reaped = true
+            begin
+              ::Process.waitpid(@__posix_spawn_pid)
+            rescue Errno::ECHILD
+              LastStatus.set(nil)
+            rescue Exception # rubocop:disable Lint/RescueException
+              @__posix_spawn_reaped = false # interrupted: the next close waits
+              raise
+            end
+          end
+        end
+
+        module_function
+
+        # IO.popen([env,] cmd, mode = "r" [, opts]) [{ |io| ... }]
+        def open(klass, args, block)
+          env, command, mode, options = arguments(args)
+          io = start(klass, env, command, mode, options)
+          return io unless block
+
+          begin
+            block.call(io)
+          ensure
+            io.close
+          end
+        end
+
+        # MRI: popen_m's argument handling ([env,] cmd [, mode] [, opts]).
+        def arguments(args)
+          args = args.dup
+          options = args.size > 1 && args.last.respond_to?(:to_hash) ? args.pop.to_hash : {}
+          env = args.shift.to_hash if args.size > 1 && args.first.respond_to?(:to_hash)
+          raise ArgumentError, "wrong number of arguments (given #{args.size}, expected 1..2)" unless (1..2).cover?(args.size)
+
+          command, mode = args
+          if options.key?(:mode)
+            raise ArgumentError, 'mode specified twice' unless mode.nil?
+
+            mode = options[:mode]
+          end
+          [env, command, mode.nil? ? 'r' : mode, options]
+        end
+
+        def start(klass, env, command, mode, options)
+          spawn_args, inner_options = command_arguments(env, command)
+          io_options, spawn_options = split(options)
+          spawn_options = inner_options.merge(spawn_options) if inner_options
+          readable, writable = access(mode)
+          encoding = encoding_of(mode, io_options)
+
+          pipes = []
+          parent = nil
+          begin
+            pipes << (reader, child_out = klass.pipe) if readable
+            pipes << (child_in, writer = klass.pipe) if writable
+            spawn_options[:out] = child_out if readable
+            spawn_options[:in] = child_in if writable
+            begin
+              pid = POSIX::Spawn::Native.spawn(*spawn_args, spawn_options)
+            rescue SystemCallError
+              LastStatus.set_not_started # MRI's forked child exits 127
+              raise
+            end
+            parent = readable ? reader : writer
+          ensure
+            [child_out, child_in].each { |io| io.close if io && !io.closed? }
+            pipes.flatten.each { |io| io.close unless io.closed? } unless parent
+          end
+          writer.sync = true if writable
+          POSIX::Spawn::Native.tie_for_writing(reader, writer) if readable && writable
+          apply(parent, encoding) if encoding
+          parent.extend(PopenIO)
+          parent.instance_variable_set(:@__posix_spawn_pid, pid)
+          parent
+        end
+
+        # [spawn's arguments, the Array form's own options or nil] for popen's command: a String is a
+        # command line (a shell when it has shell syntax, as spawn's); an Array ([env,]
+        # program-or-[program, argv0], args... [, opts]) never is.
+        def command_arguments(env, command)
+          if (line = String.try_convert(command))
+            if line == '-'
+              raise NotImplementedError, 'fork() function is unimplemented on JRuby'
+            end
+
+            return [[env, line].compact, nil]
+          end
+          words = Array.try_convert(command) or raise TypeError, "no implicit conversion of #{command.class} into String"
+          words = words.dup
+          inner_env = words.shift.to_hash if words.first.respond_to?(:to_hash)
+          inner_options = words.pop.to_hash if words.size > 1 && words.last.respond_to?(:to_hash)
+          raise ArgumentError, 'wrong number of arguments (given 0, expected 1+)' if words.empty?
+
+          program = words.first
+          words[0] = [program, program] if words.size == 1 && String.try_convert(program) # one word: still no shell
+          env ||= inner_env # MRI: popen's own env replaces the Array's (rb_execarg_setenv)
+          [[env, *words].compact, inner_options]
+        end
+
+        # [IO options, spawn options]; keys that are neither are dropped, as MRI ignores them.
+        def split(options)
+          io_options = {}
+          spawn_options = {}
+          options.each do |key, value|
+            if IO_OPTIONS.include?(key) then io_options[key] = value unless key == :mode
+            elsif !key.is_a?(Symbol) || SPAWN_OPTIONS.include?(key) || key.to_s.start_with?('rlimit_') then spawn_options[key] = value
+            end
+          end
+          [io_options, spawn_options]
+        end
+
+        # [readable, writable] for a mode String ("r", "w", "r+", "rb", "r:enc"...) or Integer (File::RDWR...).
+        def access(mode)
+          if mode.is_a?(Integer)
+            accmode = mode & (File::RDONLY | File::WRONLY | File::RDWR) # O_ACCMODE; JRuby has no File::ACCMODE
+            return [accmode != File::WRONLY, accmode != File::RDONLY]
+          end
+          text = String.try_convert(mode) or raise TypeError, "no implicit conversion of #{mode.class} into String"
+          access = text[/\A[^:]*/]
+          raise ArgumentError, "invalid access mode #{access}" unless access.match?(/\A[rwa][bt+]*\z/) && access.count('+') <= 1
+
+          plus = access.include?('+')
+          [access.start_with?('r') || plus, !access.start_with?('r') || plus]
+        end
+
+        # [binmode, external, internal, conversion options] when the mode or options ask for anything but
+        # the defaults, else nil. JRuby's own File.open on the null device checks them (its errors are
+        # MRI's) and resolves them.
+        def encoding_of(mode, io_options)
+          return if io_options.empty? && mode.is_a?(String) && mode.match?(/\A[rwa]\+?\z/)
+
+          File.open(File::NULL, mode, **io_options) do |probe|
+            conversions = io_options.reject { |key, _| %i[flags external_encoding internal_encoding encoding textmode binmode autoclose].include?(key) }
+            [probe.binmode?, probe.external_encoding, probe.internal_encoding, conversions]
+          end
+        end
+
+        def apply(io, (binmode, external, internal, conversions))
+          io.binmode if binmode
+          io.set_encoding(external, internal, **conversions) if external || internal || !conversions.empty?
+        end
+      end
+
+      # The method-table entry: IO.popen (and a subclass's, which returns instances of that subclass).
+      module PopenMethods
+        def popen(*args, &block)
+          POSIX::Spawn::Kernel::Popen.open(self, args, block)
+        end
+      end
+
+      replace(::IO.singleton_class, :popen, PopenMethods.instance_method(:popen))
+    end
+  end
+end

@@ -1,0 +1,120 @@
+require 'spec_helper'
+require_relative 'drop_in_context'
+
+RSpec.describe POSIX::Spawn::Kernel do
+  # What JRuby defines for each replaced entry: owner, visibility, arity (MRI's are the same owners).
+  def table
+    {
+      Kernel => %i[spawn system ` open], Kernel.singleton_class => %i[spawn system ` open],
+      Process.singleton_class => %i[spawn], IO.singleton_class => %i[popen read readlines foreach write binread binwrite]
+    }.flat_map do |target, names|
+      names.map do |name|
+        m = target.instance_method(name)
+        vis = target.private_method_defined?(name) ? :private : :public
+        [target, name, m.owner, vis, m.arity]
+      end
+    end
+  end
+
+  def jruby_entry?(target, name)
+    target.instance_method(name).source_location.nil? # JRuby's own are Java: no Ruby source
+  end
+
+  after { POSIX::Spawn::Kernel.install if ENV['DROPIN'] == '1' }
+
+  it 'installs by replacing entries in the owners themselves: owners, visibility and arity stay JRuby\'s' do
+    POSIX::Spawn::Kernel.uninstall
+    before = table
+    POSIX::Spawn::Kernel.install
+    expect(POSIX::Spawn::Kernel).to be_installed
+    expect(table.map { |t, n, o, v, _a| [t, n, o, v] }).to eq(before.map { |t, n, o, v, _a| [t, n, o, v] })
+    expect(method(:system).owner).to eq(Kernel)
+    expect(Kernel.singleton_class.ancestors.first).to eq(Kernel.singleton_class) # nothing prepended
+    expect(Kernel.ancestors.first).to eq(Kernel)
+    expect(jruby_entry?(Kernel, :system)).to be(false)
+    expect(jruby_entry?(IO.singleton_class, :popen)).to be(false)
+  ensure
+    POSIX::Spawn::Kernel.uninstall
+  end
+
+  it 'uninstall puts JRuby\'s own methods back exactly (same owners, visibility and arity)' do
+    POSIX::Spawn::Kernel.uninstall
+    before = table
+    POSIX::Spawn::Kernel.install
+    POSIX::Spawn::Kernel.uninstall
+    expect(POSIX::Spawn::Kernel).not_to be_installed
+    expect(table).to eq(before)
+    expect(jruby_entry?(Kernel, :system)).to be(true)
+    expect(jruby_entry?(Process.singleton_class, :spawn)).to be(true)
+    expect(jruby_entry?(IO.singleton_class, :popen)).to be(true)
+  end
+
+  it 'is idempotent: installing twice, then uninstalling once, leaves JRuby\'s methods' do
+    POSIX::Spawn::Kernel.uninstall
+    POSIX::Spawn::Kernel.install
+    expect(POSIX::Spawn::Kernel.install).to be(true)
+    POSIX::Spawn::Kernel.uninstall
+    expect(jruby_entry?(Kernel, :spawn)).to be(true)
+  end
+
+  it 'lets an alias chain added after install wrap the replacement (as other gems alias Kernel#system)' do
+    POSIX::Spawn::Kernel.install
+    mod = Module.new do
+      def self.calls
+        @calls ||= []
+      end
+    end
+    Kernel.module_eval do
+      alias_method :__spec_system_before, :system
+      define_method(:system) { |*args| mod.calls << args; __spec_system_before(*args) }
+      private :system
+    end
+    expect(system('true')).to be(true)
+    expect(mod.calls).to eq([['true']])
+  ensure
+    Kernel.module_eval do
+      alias_method :system, :__spec_system_before
+      private :system
+      remove_method :__spec_system_before
+    end
+    POSIX::Spawn::Kernel.uninstall
+  end
+
+  it 'takes replacements registered by other features (PTY\'s hook), installing them now when installed' do
+    target = Module.new { def self.probe = :jruby }
+    implementation = Module.new { def probe = :engine }.instance_method(:probe)
+    POSIX::Spawn::Kernel.install
+    POSIX::Spawn::Kernel.replace(target.singleton_class, :probe, implementation)
+    expect(target.probe).to eq(:engine)
+    POSIX::Spawn::Kernel.uninstall
+    expect(target.probe).to eq(:jruby)
+    POSIX::Spawn::Kernel.install
+    expect(target.probe).to eq(:engine)
+  ensure
+    POSIX::Spawn::Kernel.uninstall
+  end
+
+  it 'refuses to register a replacement for a method that does not exist' do
+    expect { POSIX::Spawn::Kernel.replace(Module.new, :nope, Kernel.instance_method(:system)) }
+      .to raise_error(ArgumentError, /has no method nope to replace/)
+  end
+
+  it 'installs with RUBYOPT=-rposix/spawn/kernel (JRUBY_OPTS with the jruby launcher), and warns once and installs nothing where IOs have no real descriptors' do
+    lib = File.expand_path('../../lib', __dir__)
+    probe = 'print POSIX::Spawn::Kernel.installed?, " ", method(:system).source_location.nil?'
+    out = IO.popen({ 'RUBYOPT' => "-I#{lib} -rposix/spawn/kernel" }, [*JRubyLauncher.command, '-e', probe], err: [:child, :out], &:read)
+    expect(out).to eq('true false')
+    jar = JRubyLauncher.command.last
+    skip 'needs jruby-complete.jar to start JRuby without its --add-opens' unless jar.end_with?('.jar')
+    java = JRubyLauncher.command.first
+    cmd = [java, '-cp', jar, 'org.jruby.Main', "-I#{lib}", '-e',
+           "require 'posix/spawn/kernel'; POSIX::Spawn::Kernel.install; print POSIX::Spawn::Kernel.installed?"]
+    out = IO.popen(cmd, err: [:child, :out], &:read)
+    if out.end_with?('true') # this Java gives JRuby real descriptors without the add-opens (Java 8-16)
+      expect(out).not_to include('not installed')
+    else
+      expect(out.scan('the drop-in is not installed').size).to eq(1)
+      expect(out).to include('made-up filenos').and end_with('false')
+    end
+  end
+end

@@ -1,0 +1,171 @@
+require 'spec_helper'
+require_relative 'drop_in_context'
+
+# IO.popen with the drop-in; each expectation is what MRI 3.1 (/usr/bin/ruby) gives for the same call.
+RSpec.describe 'IO.popen with the drop-in' do
+  include_context 'drop-in installed'
+
+  it 'runs a String command with shell rules and reads its stdout; close sets $? (MRI: "hi\n", exit 3)' do
+    io = IO.popen('echo hi; exit 3')
+    expect(io.read).to eq("hi\n")
+    expect(io.close).to be_nil
+    expect($?.exitstatus).to eq(3)
+    expect($?.pid).to eq(io.pid)
+  end
+
+  it 'returns a plain IO (MRI: io.class is IO) with #pid, over a real pipe descriptor' do
+    IO.popen('cat', 'r+') do |io|
+      expect(io.class).to eq(IO)
+      expect(io.pid).to be_a(Integer)
+      expect(File.readlink("/proc/self/fd/#{io.fileno}")).to start_with('pipe:')
+      expect(Process.kill(0, io.pid)).to eq(1)
+    end
+  end
+
+  it 'runs an Array command without a shell, even as one word (MRI: Errno::ENOENT "echo hi", $? exit 127)' do
+    expect(IO.popen(['echo', 'a b;c'], &:read)).to eq("a b;c\n")
+    expect { IO.popen(['echo hi']) }.to raise_error(Errno::ENOENT, 'No such file or directory - echo hi')
+    expect($?.exitstatus).to eq(127)
+    expect { IO.popen([]) }.to raise_error(ArgumentError, 'wrong number of arguments (given 0, expected 1+)')
+  end
+
+  it 'takes env and options in every place MRI does: [env,] cmd, mode, opts and inside the Array' do
+    expect(IO.popen({ 'X' => '1' }, 'echo $X', 'r', err: :out, &:read)).to eq("1\n") # JRuby raises ArgumentError
+    expect(IO.popen([{ 'Y' => '2' }, 'sh', '-c', 'echo $Y', { chdir: '/' }], &:read)).to eq("2\n")
+    expect(IO.popen({ 'Z' => '3' }, [{ 'Y' => '2' }, 'sh', '-c', 'echo $Y$Z'], &:read)).to eq("3\n") # MRI: popen's env replaces the Array's
+    expect(IO.popen(%w[pwd], chdir: '/', &:read)).to eq("/\n")
+    expect(IO.popen('echo x', File::RDONLY, &:read)).to eq("x\n")
+    expect(IO.popen('echo ignored', foo: 1, &:read)).to eq("ignored\n") # MRI ignores keys it does not know
+  end
+
+  it 'writes to the child\'s stdin in "w" mode, synced (MRI: sync true)' do
+    Dir.mktmpdir do |dir|
+      path = File.join(dir, 'out')
+      io = IO.popen(['sh', '-c', "cat > #{path}"], 'w')
+      expect(io.sync).to be(true)
+      io.write("abc\n")
+      io.close
+      expect($?.success?).to be(true)
+      expect(File.read(path)).to eq("abc\n")
+      expect { IO.popen('true', 'w', &:read) }.to raise_error(IOError, 'not opened for reading')
+    end
+  end
+
+  it '"r+" is one duplex IO: close_write closes only the child\'s stdin, close closes both (MRI: "x\n", not closed)' do
+    io = IO.popen('cat', 'r+')
+    io.puts 'x'
+    io.close_write
+    expect(io.closed?).to be(false)
+    expect(io.read).to eq("x\n")
+    expect { io.write('y') }.to raise_error(IOError)
+    io.close
+    expect(io.closed?).to be(true)
+    expect($?.success?).to be(true)
+  end
+
+  it 'with a block returns its value, then closes and waits, $? set (MRI: 42, exit 4)' do
+    expect(IO.popen('exit 4') { 42 }).to eq(42)
+    expect($?.exitstatus).to eq(4)
+    io = nil
+    IO.popen('true') { |i| io = i }
+    expect(io).to be_closed
+  end
+
+  it 'sends err: :out to the parent\'s stdout and err: [:child, :out] into the pipe (as MRI; JRuby pipes both)' do
+    lib = File.expand_path('../../lib', __dir__)
+    script = 'print IO.popen(["sh", "-c", "echo e >&2"], err: :out, &:read).inspect; ' \
+             'print IO.popen(["sh", "-c", "echo f >&2"], err: [:child, :out], &:read).inspect'
+    out = IO.popen({ 'RUBYOPT' => "-I#{lib} -rposix/spawn/kernel" }, [*JRubyLauncher.command, '-e', script], &:read)
+    expect(out).to eq("e\n" + ''.inspect + "f\n".inspect) # MRI: the same ("e" on stdout, then "" and "f\n")
+  end
+
+  it 'leaves $? nil when the child was waited for before close (MRI: nil; JRuby sets "signal 127")' do
+    io = IO.popen('true')
+    Process.wait(io.pid)
+    io.close
+    expect($?).to be_nil
+  end
+
+  it 'raises MRI\'s ArgumentError for unsetenv_others: 1 and close_others: 1, and for a mode given twice' do
+    expect { IO.popen('true', unsetenv_others: 1) }.to raise_error(ArgumentError, 'expected true or false as unsetenv_others: 1')
+    expect { IO.popen('true', close_others: 1) }.to raise_error(ArgumentError, 'expected true or false as close_others: 1')
+    expect { IO.popen('true', 'r', mode: 'r') }.to raise_error(ArgumentError, 'mode specified twice')
+    expect { IO.popen(['true'], 'x') }.to raise_error(ArgumentError, 'invalid access mode x')
+    expect { IO.popen('true', 'r', 3) }.to raise_error(ArgumentError, 'wrong number of arguments (given 3, expected 1..2)')
+  end
+
+  it 'raises NotImplementedError for the fork form "-" in every mode, as JRuby\'s does' do
+    %w[r w r+].each do |mode|
+      expect { IO.popen('-', mode) }.to raise_error(NotImplementedError, 'fork() function is unimplemented on JRuby')
+    end
+  end
+
+  it 'applies the IO options: binmode, encodings, "rb", "r:ext:int" (MRI: ASCII-8BIT, ISO-8859-1, UTF-8)' do
+    expect(IO.popen('echo a', &:read).encoding).to eq(Encoding.default_external)
+    expect(IO.popen('echo a', 'rb', &:read).encoding).to eq(Encoding::BINARY)
+    expect(IO.popen('echo a', binmode: true, &:read).encoding).to eq(Encoding::BINARY)
+    expect(IO.popen('echo a', encoding: 'ISO-8859-1', &:read).encoding).to eq(Encoding::ISO_8859_1)
+    expect(IO.popen('echo a', external_encoding: 'ISO-8859-1', &:external_encoding)).to eq(Encoding::ISO_8859_1)
+    expect(IO.popen("printf '\\351'", 'r:ISO-8859-1:UTF-8', &:read)).to eq('é')
+    expect { IO.popen('true', external_encoding: 'UTF-16LE') }.to raise_error(ArgumentError, 'ASCII incompatible encoding needs binmode')
+  end
+
+  it 'returns an instance of the subclass it is called on (MRI: SubIO)' do
+    subclass = Class.new(IO)
+    expect(subclass.popen('true') { |io| io.class }).to eq(subclass)
+  end
+
+  it 'closes every pipe end when the command cannot start, and leaves no child' do
+    before = Dir.children('/proc/self/fd')
+    expect { IO.popen(['nonexistent-posix-spawn-cmd'], 'r+') }.to raise_error(Errno::ENOENT)
+    expect(Dir.children('/proc/self/fd') - before).to eq([])
+  end
+
+  describe 'interrupts (Thread#raise, Thread#kill, Timeout): reach a blocked read, write or close at once, leaving the child running (as MRI)' do
+    def interrupted(io, blocked)
+      thread = Thread.new do
+        Thread.current.report_on_exception = false
+        blocked.call(io)
+      end
+      sleep 0.3
+      yield thread
+      Process.kill(0, io.pid)
+    ensure
+      Process.kill(:KILL, io.pid)
+      Process.wait(io.pid) rescue Errno::ECHILD
+      begin
+        io.close unless io.closed?
+      rescue Errno::EBADF
+        # JRuby's own, also for IO.pipe: closing an IO whose write was killed (README: differences)
+      end
+    end
+
+    it 'Thread#raise reaches a read' do
+      io = IO.popen('exec sleep 30')
+      interrupted(io, :read.to_proc) do |thread|
+        thread.raise(RuntimeError, 'stop')
+        expect { thread.join(1) }.to raise_error(RuntimeError, 'stop')
+      end
+    end
+
+    it 'Thread#kill reaches a write into a full pipe' do
+      io = IO.popen('exec sleep 30', 'w')
+      interrupted(io, ->(i) { i.write('x' * (1 << 20)) }) do |thread|
+        thread.kill
+        expect(thread.join(1)).to eq(thread)
+      end
+    end
+
+    it 'Timeout.timeout reaches a close waiting for the child' do
+      require 'timeout'
+      io = IO.popen('exec sleep 30')
+      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      expect { Timeout.timeout(0.2) { io.close } }.to raise_error(Timeout::Error)
+      expect(Process.clock_gettime(Process::CLOCK_MONOTONIC) - started).to be < 1.0
+      expect(Process.kill(0, io.pid)).to eq(1)
+    ensure
+      Process.kill(:KILL, io.pid)
+      Process.wait(io.pid)
+    end
+  end
+end
