@@ -103,7 +103,7 @@ RSpec.describe POSIX::Spawn::Kernel do
     lib = File.expand_path('../../lib', __dir__)
     probe = 'print POSIX::Spawn::Kernel.installed?, " ", method(:system).source_location.nil?'
     out = IO.popen({ 'RUBYOPT' => "-I#{lib} -rposix/spawn/kernel" }, [*JRubyLauncher.command, '-e', probe], err: [:child, :out], &:read)
-    expect(out).to eq('true false')
+    expect(out).to end_with('true false') # Java 24+ may warn about sun.misc.Unsafe first
     jar = JRubyLauncher.command.last
     skip 'needs jruby-complete.jar to start JRuby without its --add-opens' unless jar.end_with?('.jar')
     java = JRubyLauncher.command.first
