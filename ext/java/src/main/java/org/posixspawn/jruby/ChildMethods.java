@@ -63,7 +63,7 @@ public final class ChildMethods {
 
         long started = System.nanoTime();
         long deadline = timeout > 0 ? started + (long) Math.min(timeout * 1e9, Long.MAX_VALUE / 2) : Long.MAX_VALUE;
-        Capture capture = NativeMethods.start(runtime, () -> Capture.start(plan, input, deadline, max > 0 ? max : -1, args[5].isTrue()));
+        Capture capture = NativeMethods.start(context, () -> Capture.start(plan, input, deadline, max > 0 ? max : -1, args[5].isTrue()));
         child.getInstanceVariables().setInstanceVariable("@pid", RubyFixnum.newFixnum(runtime, capture.pid()));
         boolean aborted = false;
         try {

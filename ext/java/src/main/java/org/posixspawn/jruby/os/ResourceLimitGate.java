@@ -89,7 +89,7 @@ final class ResourceLimitGate {
             } catch (SpawnFailure ignored) {
                 // the child was killed on purpose; the limit's error is the one to report
             }
-            throw new SpawnFailure(refused, "setrlimit");
+            throw SpawnFailure.inChild(refused, "setrlimit");
         }
         open(pid, spawned);
         return FsThread.await(spawned);

@@ -38,7 +38,7 @@ public final class Spawner {
         if (plan.setsid && !Features.setsid()) throw new UnsupportedOperationException(Features.SETSID_MISSING);
         Map<FileToOpen, Integer> opened = openRedirectFiles(plan);
         try {
-            if (!plan.executableFound) throw new SpawnFailure(Native.ENOENT, plan.commandName);
+            if (!plan.executableFound) throw SpawnFailure.inChild(Native.ENOENT, plan.commandName);
             boolean needsChdir = !plan.cwd.equals(PROCESS_CWD);
             if (plan.rlimits.isEmpty() && plan.umask < 0 && (!needsChdir || Features.addchdir())) {
                 long pid = posixSpawn(plan, opened, needsChdir, null);
@@ -110,7 +110,7 @@ public final class Spawner {
     private static void changeDirectoryOfThisThread(SpawnPlan plan) throws SpawnFailure {
         byte[] dir = plan.cwd.getBytes(StandardCharsets.UTF_8);
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(dir.length + 1))) {
-            if (Native.libc.chdir(mem.cString(dir)) != 0) throw new SpawnFailure(Native.errno(), directoryCulprit(plan));
+            if (Native.libc.chdir(mem.cString(dir)) != 0) throw SpawnFailure.inChild(Native.errno(), directoryCulprit(plan));
         }
     }
 
@@ -253,15 +253,15 @@ public final class Spawner {
      * otherwise it is the program's.
      */
     private static SpawnFailure failure(int err, SpawnPlan plan) {
-        if (err == Errno.EBADF.intValue()) return new SpawnFailure(err, "dup2"); // a redirect source that is not open, as MRI says
+        if (err == Errno.EBADF.intValue()) return SpawnFailure.inChild(err, "dup2"); // a redirect source that is not open, as MRI says
         if (!plan.cwd.equals(PROCESS_CWD)) {
             File dir = new File(plan.cwd);
             int dirErr = !dir.exists() ? Native.ENOENT
                     : !dir.isDirectory() ? Errno.ENOTDIR.intValue()
                     : !dir.canExecute() ? Errno.EACCES.intValue() : 0;
-            if (dirErr != 0) return new SpawnFailure(dirErr, directoryCulprit(plan));
+            if (dirErr != 0) return SpawnFailure.inChild(dirErr, directoryCulprit(plan));
         }
-        return new SpawnFailure(err, plan.commandName);
+        return SpawnFailure.inChild(err, plan.commandName);
     }
 
     private static String directoryCulprit(SpawnPlan plan) {
