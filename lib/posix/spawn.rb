@@ -151,3 +151,4 @@ module POSIX
 end
 
 require 'posix/spawn/child'
+require 'posix/spawn/io'

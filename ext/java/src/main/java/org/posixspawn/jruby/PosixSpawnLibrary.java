@@ -12,6 +12,7 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
         RubyModule nativeModule = spawn.defineModuleUnder("Native");
         nativeModule.defineAnnotatedMethods(NativeMethods.class);
         nativeModule.defineAnnotatedMethods(ChildMethods.class);
+        nativeModule.defineAnnotatedMethods(DescriptorMethods.class);
         nativeModule.defineAnnotatedMethods(DuplexMethods.class);
         return true;
     }

@@ -1,0 +1,24 @@
+package org.posixspawn.jruby;
+
+import org.jruby.RubyFixnum;
+import org.jruby.RubyIO;
+import org.jruby.anno.JRubyMethod;
+import org.jruby.runtime.ThreadContext;
+import org.jruby.runtime.builtin.IRubyObject;
+import org.posixspawn.jruby.plan.RealDescriptors;
+
+/** POSIX::Spawn::Native's descriptor primitives, for what lib/posix/spawn/io.rb adds to IO. */
+public final class DescriptorMethods {
+    private DescriptorMethods() {}
+
+    /** Native.posix_fileno(io) -> Integer: io's operating-system descriptor (IO#posix_fileno). */
+    @JRubyMethod(module = true)
+    public static IRubyObject posix_fileno(ThreadContext context, IRubyObject self, IRubyObject io) {
+        return RubyFixnum.newFixnum(context.runtime, RealDescriptors.of(toIO(context, io)));
+    }
+
+    private static RubyIO toIO(ThreadContext context, IRubyObject io) {
+        if (!(io instanceof RubyIO)) throw context.runtime.newTypeError(io, context.runtime.getIO());
+        return (RubyIO) io;
+    }
+}
