@@ -4,14 +4,29 @@ require 'json'
 # Every malformed call raises the exception MRI 3.1 raises for it (class and message), and nothing is
 # left open afterwards. The MRI column was observed by running each call under /usr/bin/ruby (MRI 3.1.2)
 # with MalformedCall::MRI_TWIN; the last example re-runs them there, so the column cannot go stale.
-RSpec.describe 'bad input' do
-  # Rows: API, its arguments as Ruby source (evaluated with MalformedCall::Fixtures), what MRI raises
-  # (class and message; nil when MRI accepts the call, so the gem must too), and the gem's own outcome
-  # where it differs on purpose (each with its reason below the table).
-  MALFORMED_CALLS = [
+#
+# The one malformed-call table of the suite. One row per call, one call per line:
+#
+#   [API, ARGUMENTS, MRI_CLASS, MRI_MESSAGE]                          the gem raises what MRI raises
+#   [API, ARGUMENTS, MRI_CLASS, MRI_MESSAGE, GEM_CLASS, GEM_MESSAGE]  the gem differs on purpose (reason below)
+#
+# - API: :spawn, :system, :backtick, :popen4 or :child (MalformedCall::GEM and MRI_TWIN call it).
+# - ARGUMENTS: the call's arguments as Ruby source, %q(...), evaluated fresh for each call with the
+#   helpers of MalformedCall::Fixtures (closed_io, fileno_only, ...): the same text runs under MRI.
+# - MRI_CLASS, MRI_MESSAGE: what MRI raises; nil, nil when MRI accepts the call (the gem must too). A
+#   Symbol instead of a class when MRI cannot be asked (:jruby_only, :mri_hangs, :posix_spawn_gem for
+#   Child's own options, :gem_only for the gem's own spawn options), with the gem's outcome then given
+#   as GEM_CLASS, GEM_MESSAGE (none: the gem accepts the call).
+# - GEM_MESSAGE may be a Regexp; every other message is matched exactly.
+module MalformedCall
+  CALLS = [
     [:spawn,    %q(),                                         ArgumentError, 'wrong number of arguments (given 0, expected 1+)'],
     [:spawn,    %q(nil),                                      TypeError,     'no implicit conversion of nil into String'],
     [:spawn,    %q(''),                                       Errno::ENOENT, 'No such file or directory - '],
+    [:spawn,    %q('no-such-program-here'),                   Errno::ENOENT, 'No such file or directory - no-such-program-here'],
+    [:spawn,    %q('no-such-program-here arg'),               Errno::ENOENT, 'No such file or directory - no-such-program-here'],
+    [:spawn,    %q('/etc/passwd'),                            Errno::EACCES, 'Permission denied - /etc/passwd'],
+    [:spawn,    %q('/etc'),                                   Errno::EACCES, 'Permission denied - /etc'],
     [:spawn,    %q([]),                                       ArgumentError, 'wrong first argument'],
     [:spawn,    %q(['true']),                                 ArgumentError, 'wrong first argument'],
     [:spawn,    %q(['true', 'x', 'y']),                       ArgumentError, 'wrong first argument'],
@@ -32,6 +47,7 @@ RSpec.describe 'bad input' do
     [:spawn,    %q({'A' => 1}, 'true'),                       TypeError,     'no implicit conversion of Integer into String'],
     [:spawn,    %q({'A' => 'x'}, {'B' => 'y'}),               ArgumentError, 'wrong number of arguments (given 0, expected 1+)'],
     [:spawn,    %q('true', bogus: 1),                         ArgumentError, 'wrong exec option symbol: bogus'],
+    [:spawn,    %q('true', new_pgroup: true),                 ArgumentError, 'wrong exec option symbol: new_pgroup'],
     [:spawn,    %q('true', 'chdir' => '/'),                   ArgumentError, 'wrong exec option'],
     [:spawn,    %q('true', exception: true),                  ArgumentError, 'exception option is not allowed'],
     [:spawn,    %q('true', chdir: 1),                         TypeError,     'no implicit conversion of Integer into String'],
@@ -45,6 +61,8 @@ RSpec.describe 'bad input' do
     [:spawn,    %q('true', pgroup: -1),                       ArgumentError, 'negative process group ID : -1'],
     [:spawn,    %q('true', close_others: 1),                  ArgumentError, 'expected true or false as close_others: 1'],
     [:spawn,    %q('true', unsetenv_others: 1),               ArgumentError, 'expected true or false as unsetenv_others: 1'],
+    [:spawn,    %q('true', setsid: 1),                        :gem_only,     nil,                                         ArgumentError, 'expected true or false as setsid: 1'],
+    [:spawn,    %q('true', setsid: true, pgroup: true),       :gem_only,     nil,                                         ArgumentError, 'setsid and pgroup options are exclusive: a new session leads a new process group'],
     [:spawn,    %q('true', uid: 0),                           nil,           nil,                                         NotImplementedError, "uid option is not supported by posix-spawn-jruby: posix_spawn(3) cannot change the child's credentials"],
     [:spawn,    %q('true', gid: 0),                           nil,           nil,                                         NotImplementedError, "gid option is not supported by posix-spawn-jruby: posix_spawn(3) cannot change the child's credentials"],
     [:spawn,    %q('true', in: :bogus),                       ArgumentError, 'wrong exec redirect symbol: bogus'],
@@ -61,6 +79,7 @@ RSpec.describe 'bad input' do
     [:spawn,    %q('true', closed_io => :out),                IOError,       'closed stream'],
     [:spawn,    %q('true', out: [:child, closed_io]),         IOError,       'closed stream'],
     [:spawn,    %q('true', out: fileno_only),                 ArgumentError, 'wrong exec redirect action'],
+    [:spawn,    %q('true', out: Object.new),                  ArgumentError, 'wrong exec redirect action'],
     [:spawn,    %q('true', fileno_only => :out),              ArgumentError, 'wrong exec option'],
     [:spawn,    %q('true', out: fake_fileno_io),              :jruby_only,   nil,                                         ArgumentError, /\AIO #<IO:fd \d+> has no operating-system file descriptor \(fileno \d+ is JRuby's own number\), so it cannot be redirected\z/],
     [:spawn,    %q('true', out: ['/dev/null', 'q']),          ArgumentError, 'invalid access mode q'],
@@ -84,6 +103,7 @@ RSpec.describe 'bad input' do
     [:spawn,    %q('true', rlimit_core: nil),                 TypeError,     'no implicit conversion of nil into Integer'],
     [:spawn,    %q('true', rlimit_core: []),                  ArgumentError, 'wrong exec rlimit option'],
     [:spawn,    %q('true', rlimit_core: [1, 2, 3]),           ArgumentError, 'wrong exec rlimit option'],
+    [:spawn,    %q('true', rlimit_core: :INFINITY),           TypeError,     'no implicit conversion of Symbol into Integer'],
     [:spawn,    %q('true', rlimit_core: 2**65),               :mri_hangs,    nil,                                         RangeError, "bignum too big to convert into `rlim_t'"],
     [:system,   %q(),                                         ArgumentError, 'wrong number of arguments (given 0, expected 1+)'],
     [:system,   %q(nil),                                      TypeError,     'no implicit conversion of nil into String'],
@@ -144,9 +164,12 @@ RSpec.describe 'bad input' do
     [:child,    %q('true', streams: { 'stdout' => proc {} }), :posix_spawn_gem, nil,                                      ArgumentError, 'streams option takes :stdout and :stderr, not "stdout"'],
     [:child,    %q('true', streams: { stderr: 'log' }),       :posix_spawn_gem, nil,                                      TypeError, "streams option's :stderr must respond to call, not String"]
   ].freeze
+end
+
+RSpec.describe 'bad input' do
   # Where the gem's outcome differs from MRI's, on purpose:
   # - umask/perm 2**64, fds 2**40: the same RangeError, worded by JRuby's conversions (or naming the fd);
-#   JRuby 10 quotes like Ruby 3.4, 'long' instead of `long'.
+  #   JRuby 10 quotes like Ruby 3.4, 'long' instead of `long'.
   # - uid/gid: posix_spawn cannot change credentials (documented in lib/posix/spawn.rb).
   # - out: -1: MRI fails only in the forked child and reports nothing; the gem refuses it up front.
   # - fake_fileno_io: only JRuby has IOs whose fileno is no real descriptor; redirecting one would wire
@@ -159,8 +182,9 @@ RSpec.describe 'bad input' do
   #   comparison with 0, an Integer :input has no force_encoding, a :streams callable that cannot be
   #   called fails at the first chunk, an unknown stream is ignored). The gem raises before spawning,
   #   naming the option.
+  # - setsid (:gem_only): the gem's own spawn option (README), unknown to MRI ("wrong exec option symbol").
 
-  rows = MALFORMED_CALLS.map { |row| MalformedCall::Row.new(*row) }
+  rows = MalformedCall::CALLS.map { |row| MalformedCall::Row.new(*row) }
 
   def gem_outcome(row)
     MalformedCall.outcome(row.arguments, &MalformedCall::GEM.fetch(row.api))
@@ -186,12 +210,28 @@ RSpec.describe 'bad input' do
     end
   end
 
-  it 'leaves the JVM holding exactly the descriptors it held before the whole matrix' do
+  it 'leaves the JVM holding exactly the descriptors it held before the whole matrix, and no child' do
     rows.each { |row| gem_outcome(row) } # loads every class and opens whatever JRuby opens once
-    before = ProcessResources.open_descriptors
+    before = ProcessResources.snapshot(:descriptors, :children)
     rows.each { |row| gem_outcome(row) }
-    expect(ProcessResources.settled_descriptor_changes(before)).to eq(opened: {}, closed: {})
-    expect(ProcessResources.children).to be_empty
+    expect(ProcessResources.settled_changes(before)).to eq({})
+  end
+
+  it 'raises NotImplementedError for :setsid where posix_spawn has no POSIX_SPAWN_SETSID, naming it' do
+    POSIX::Spawn::Native.pretend_missing('POSIX_SPAWN_SETSID', true)
+    expect { POSIX::Spawn.spawn('true', setsid: true) }.to raise_error(NotImplementedError, /setsid option needs POSIX_SPAWN_SETSID/)
+    Process.wait(POSIX::Spawn.spawn('true', setsid: false))
+  ensure
+    POSIX::Spawn::Native.pretend_missing('POSIX_SPAWN_SETSID', false)
+  end
+
+  it 'leaves no child, zombie or not, after a spawn that fails in the child, on any route' do
+    expect do
+      expect { POSIX::Spawn.spawn('true', chdir: '/nonexistent-dir') }.to raise_error(Errno::ENOENT)
+      expect { POSIX::Spawn.spawn('true', chdir: '/nonexistent-dir', umask: 0o22) }.to raise_error(Errno::ENOENT)
+      expect { POSIX::Spawn.spawn('true', rlimit_nofile: [10, 5]) }.to raise_error(Errno::EINVAL)
+      expect { POSIX::Spawn.spawn('/etc/passwd', rlimit_core: 0) }.to raise_error(Errno::EACCES)
+    end.not_to leak(:children)
   end
 
   mri = '/usr/bin/ruby'

@@ -4,7 +4,7 @@ require 'fileutils'
 # Eight threads spawn at once, each child with its own environment, directory, umask and descriptors;
 # every child must report exactly its own, whether it ran by posix_spawn from the calling thread or
 # through the FS thread (:umask), which are interleaved.
-RSpec.describe 'concurrent spawns' do
+module ConcurrentSpawns
   SPAWNING_THREADS = 8
   UMASKS = [0o002, 0o007, 0o022, 0o027, 0o033, 0o037, 0o066, 0o077].freeze
   # Prints the child's token, directory, umask and each open descriptor with its target. The glob's own
@@ -14,16 +14,18 @@ RSpec.describe 'concurrent spawns' do
     printf '%s\n' "$TOKEN"; pwd; umask
     for f in /proc/$$/fd/*; do [ -e "$f" ] || continue; printf '%s ' "${f##*/}"; readlink "$f"; done
   SH
+end
 
+RSpec.describe 'concurrent spawns' do
   # Spawns one child for thread `index`, round `round`, and returns what it reported and what it should.
   def spawn_and_report(index, round, dir, extra)
     token = "thread-#{index}-round-#{round}-#{rand(2**64)}"
-    umask = round.even? ? UMASKS[index] : nil
+    umask = round.even? ? ConcurrentSpawns::UMASKS[index] : nil
     reader, writer = IO.pipe
     options = { chdir: dir, in: '/dev/null', out: writer, err: [:child, :out], 3 => extra }
     options[:umask] = umask if umask
-    pipe = File.readlink("/proc/self/fd/#{writer.fileno}")
-    pid = POSIX::Spawn.spawn({ 'TOKEN' => token }, 'sh', '-c', CHILD_REPORT_SCRIPT, options)
+    pipe = ProcessResources.descriptors.fetch(writer.fileno)
+    pid = POSIX::Spawn.spawn({ 'TOKEN' => token }, 'sh', '-c', ConcurrentSpawns::CHILD_REPORT_SCRIPT, options)
     writer.close
     report = reader.read
     Process.wait(pid)
@@ -38,14 +40,14 @@ RSpec.describe 'concurrent spawns' do
   # JRuby keeps a pool of selectors (an eventpoll and an eventfd each) for blocking reads from many
   # threads, grown as contention demands; the gem opens neither kind, so they are left out.
   def descriptors_but_selectors
-    ProcessResources.open_descriptors.reject { |_, target| target.match?(/\Aanon_inode:\[(eventpoll|eventfd)\]\z/) }
+    ProcessResources.descriptors.reject { |_, target| target.match?(/\Aanon_inode:\[(eventpoll|eventfd)\]\z/) }
   end
 
   def run_threads(rounds)
-    dirs = Array.new(SPAWNING_THREADS) { |i| Dir.mktmpdir("posix-spawn-thread-#{i}-") }
+    dirs = Array.new(ConcurrentSpawns::SPAWNING_THREADS) { |i| Dir.mktmpdir("posix-spawn-thread-#{i}-") }
     extras = dirs.map { |dir| File.open(File.join(dir, 'extra'), 'w') }
     failures = Queue.new
-    threads = Array.new(SPAWNING_THREADS) do |index|
+    threads = Array.new(ConcurrentSpawns::SPAWNING_THREADS) do |index|
       Thread.new do
         rounds.times do |round|
           report, expected, status = spawn_and_report(index, round, File.realpath(dirs[index]), extras[index])
@@ -66,16 +68,16 @@ RSpec.describe 'concurrent spawns' do
   end
 
   { 50 => {}, 1_000 => { long: true } }.each do |rounds, tags|
-    it "#{SPAWNING_THREADS} threads x #{rounds} spawns: each child has exactly its own env, cwd, umask and descriptors", **tags do
+    it "#{ConcurrentSpawns::SPAWNING_THREADS} threads x #{rounds} spawns: each child has exactly its own env, cwd, umask and descriptors", **tags do
       # Two descriptors are opened once per JVM, at first use, and kept: the FS thread's /proc children
       # list (first :umask spawn), and the socket the JDK's NIO dup2s over a descriptor closed while a
       # thread may block on it (sun.nio.ch.UnixDispatcher's pre-close socket: opened at startup on Java
       # 17, at the first IO.pipe on Java 25). A run alone (`--tag long`) would otherwise count them.
       run_threads(1)
-      descriptors = descriptors_but_selectors
+      before = { descriptors: descriptors_but_selectors, children: ProcessResources.children }
       run_threads(rounds)
-      expect(ProcessResources.children).to be_empty
-      expect(ProcessResources.settled_descriptor_changes(descriptors) { descriptors_but_selectors }).to eq(opened: {}, closed: {})
+      after = -> { { descriptors: descriptors_but_selectors, children: ProcessResources.children } }
+      expect(ProcessResources.settled_changes(before, &after)).to eq({})
     end
   end
 end

@@ -5,23 +5,10 @@ require 'fileutils'
 # When the system says no (descriptor table full, process limit reached, program gone, directory not a
 # directory, path not writable), the spawn raises in the parent, leaves nothing behind, and the next one
 # works. The table and process limits are set in a JRuby of its own, so this one keeps its limits.
-RSpec.describe 'faults' do
-  GEM_LIB_DIR = File.expand_path('../../lib', __dir__)
-  SPEC_SUPPORT_DIR = File.expand_path('../support', __dir__)
 
-  # Runs `script` in another JRuby (prefixed by `wrapper`, e.g. setpriv) and returns its last line as JSON.
-  def in_jruby(script, wrapper: [], env: {})
-    output = IO.popen(env, [*wrapper, *JRubyLauncher.command, '-I', GEM_LIB_DIR, '-I', SPEC_SUPPORT_DIR, '-e', script], err: %i[child out], &:read)
-    raise "the JRuby failed (#{$?.inspect}):\n#{output}" unless $?.success?
-
-    JSON.parse(output.lines.last)
-  end
-
-  def expect_nothing_left(descriptors)
-    expect(ProcessResources.children).to be_empty
-    expect(ProcessResources.settled_descriptor_changes(descriptors)).to eq(opened: {}, closed: {})
-    expect(POSIX::Spawn.system('true')).to be(true)
-  end
+# The scripts run in a JRuby of their own, with the gem and spec/support on its load path.
+module FaultScripts
+  LOAD_PATH = ['-I', File.expand_path('../../lib', __dir__), '-I', File.expand_path('../support', __dir__)].freeze
 
   # Tries each spawn with the descriptor table full and with 1 to 5 descriptors free (so that popen4's
   # second or third pipe is the one that fails), then with room again.
@@ -49,8 +36,8 @@ RSpec.describe 'faults' do
     rlimit = -> { POSIX::Spawn.spawn('true', rlimit_core: 0) }
     attempts.each_value { |a| attempt(&a) } # load every class while there is room
     attempt(&rlimit)
-    before = ProcessResources.open_descriptors
-    Process.setrlimit(:NOFILE, before.keys.max + 32)
+    before = ProcessResources.snapshot(:descriptors, :children)
+    Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
     outcomes = (0..5).map do |free|
       fillers = []
       begin
@@ -64,12 +51,47 @@ RSpec.describe 'faults' do
     end
     outcomes << attempts.merge(rlimit: rlimit).transform_values { |a| attempt(&a) }
     puts JSON.generate('full' => outcomes.first, 'partly_free' => outcomes[1..-2], 'room' => outcomes.last,
-                       'changes' => ProcessResources.settled_descriptor_changes(before),
-                       'children' => ProcessResources.children)
+                       'changes' => ProcessResources.settled_changes(before))
   RUBY
 
+  # A non-root user's RLIMIT_NPROC counts its threads, so the limit is set to what the JVM already runs.
+  PROCESS_LIMIT = <<~'RUBY'.freeze
+    require 'posix/spawn'
+    require 'json'
+    require 'process_resources'
+    Process.wait(POSIX::Spawn.spawn('true', umask: 0o22)) # the FS thread exists before the limit
+    before = ProcessResources.snapshot(:descriptors, :children)
+    tasks = Dir.children('/proc/self/task').size
+    Process.setrlimit(:NPROC, tasks, Process.getrlimit(:NPROC).last)
+    limited = begin
+      Process.wait(POSIX::Spawn.spawn('true'))
+      'started'
+    rescue StandardError => e
+      "#{e.class}: #{e.message}"
+    end
+    Process.setrlimit(:NPROC, Process.getrlimit(:NPROC).last)
+    Process.wait(POSIX::Spawn.spawn('true'))
+    puts JSON.generate('limited' => limited, 'then' => $?.success?, 'changes' => ProcessResources.settled_changes(before))
+  RUBY
+end
+
+RSpec.describe 'faults' do
+  # Runs `script` in another JRuby (prefixed by `wrapper`, e.g. setpriv) and returns its last line as JSON.
+  def in_jruby(script, wrapper: [], env: {})
+    output = IO.popen(env, [*wrapper, *JRubyLauncher.command, *FaultScripts::LOAD_PATH, '-e', script], err: %i[child out], &:read)
+    raise "the JRuby failed (#{$?.inspect}):\n#{output}" unless $?.success?
+
+    JSON.parse(output.lines.last)
+  end
+
+  # BEFORE: a ProcessResources.snapshot of descriptors and children.
+  def expect_nothing_left(before)
+    expect(ProcessResources.settled_changes(before)).to eq({})
+    expect(POSIX::Spawn.system('true')).to be(true)
+  end
+
   describe 'a full descriptor table (RLIMIT_NOFILE lowered in a JRuby of its own)' do
-    before(:context) { @report = in_jruby(FULL_TABLE) }
+    before(:context) { @report = in_jruby(FaultScripts::FULL_TABLE) }
 
     it 'raises Errno::EMFILE from every spawn that needs a descriptor, naming what it opened' do
       expect(@report['full']).to include(
@@ -90,32 +112,10 @@ RSpec.describe 'faults' do
     end
 
     it 'leaves nothing half-open: the same descriptors, no child, and every spawn works again' do
-      expect(@report['changes']).to eq('opened' => {}, 'closed' => {})
-      expect(@report['children']).to be_empty
+      expect(@report['changes']).to eq({})
       expect(@report['room'].values).to all(eq('started'))
     end
   end
-
-  # A non-root user's RLIMIT_NPROC counts its threads, so the limit is set to what the JVM already runs.
-  PROCESS_LIMIT = <<~'RUBY'.freeze
-    require 'posix/spawn'
-    require 'json'
-    require 'process_resources'
-    Process.wait(POSIX::Spawn.spawn('true', umask: 0o22)) # the FS thread exists before the limit
-    before = ProcessResources.open_descriptors
-    tasks = Dir.children('/proc/self/task').size
-    Process.setrlimit(:NPROC, tasks, Process.getrlimit(:NPROC).last)
-    limited = begin
-      Process.wait(POSIX::Spawn.spawn('true'))
-      'started'
-    rescue StandardError => e
-      "#{e.class}: #{e.message}"
-    end
-    Process.setrlimit(:NPROC, Process.getrlimit(:NPROC).last)
-    Process.wait(POSIX::Spawn.spawn('true'))
-    puts JSON.generate('limited' => limited, 'then' => $?.success?, 'children' => ProcessResources.children,
-                       'changes' => ProcessResources.settled_descriptor_changes(before))
-  RUBY
 
   setpriv = %w[/usr/bin/setpriv /bin/setpriv].find { |p| File.executable?(p) }
   as_nobody = if Process.uid != 0 then 'needs root to run a JRuby as nobody'
@@ -133,14 +133,13 @@ RSpec.describe 'faults' do
         File.join(home, File.basename(word))
       end
       wrapper = [setpriv, '--reuid=nobody', '--regid=nogroup', '--clear-groups']
-      output = IO.popen({ 'HOME' => home }, [*wrapper, *launcher, '-I', GEM_LIB_DIR, '-I', SPEC_SUPPORT_DIR, '-e', PROCESS_LIMIT],
+      output = IO.popen({ 'HOME' => home }, [*wrapper, *launcher, *FaultScripts::LOAD_PATH, '-e', FaultScripts::PROCESS_LIMIT],
                         err: %i[child out], chdir: home, &:read)
       expect($?).to be_success, output
       report = JSON.parse(output.lines.last)
       expect(report['limited']).to eq('Errno::EAGAIN: Resource temporarily unavailable - true')
       expect(report['then']).to be(true)
-      expect(report['children']).to be_empty
-      expect(report['changes']).to eq('opened' => {}, 'closed' => {})
+      expect(report['changes']).to eq({})
     end
   end
 
@@ -156,7 +155,7 @@ RSpec.describe 'faults' do
       source = File.join(@dir, 'true-binary')
       FileUtils.cp(File.realpath('/bin/true'), source)
       program = File.join(@dir, 'vanishing')
-      descriptors = ProcessResources.open_descriptors
+      before = ProcessResources.snapshot(:descriptors, :children)
       flipping = true
       flipper = Thread.new do
         while flipping
@@ -174,23 +173,23 @@ RSpec.describe 'faults' do
       flipper.join
       expect(outcomes.uniq - %i[ran enoent]).to be_empty
       expect(outcomes).to include(:enoent)
-      expect_nothing_left(descriptors)
+      expect_nothing_left(before)
     end
 
     it 'raises Errno::ENOTDIR naming a :chdir that is a file' do
       file = File.join(@dir, 'plain-file')
       File.write(file, '')
-      descriptors = ProcessResources.open_descriptors
+      before = ProcessResources.snapshot(:descriptors, :children)
       expect { POSIX::Spawn.spawn('true', chdir: file) }.to raise_error(Errno::ENOTDIR, "Not a directory - #{file}")
-      expect_nothing_left(descriptors)
+      expect_nothing_left(before)
     end
 
     unwritable = '/sys/kernel/notes' # read-only for root too: sysfs has no write for it
     it 'raises Errno::EACCES naming a redirect path that cannot be written',
        skip: (File.exist?(unwritable) ? false : "no #{unwritable} on this system") do
-      descriptors = ProcessResources.open_descriptors
+      before = ProcessResources.snapshot(:descriptors, :children)
       expect { POSIX::Spawn.spawn('true', out: unwritable) }.to raise_error(Errno::EACCES, "Permission denied - #{unwritable}")
-      expect_nothing_left(descriptors)
+      expect_nothing_left(before)
     end
   end
 end

@@ -3,7 +3,7 @@ require 'spec_helper'
 # The argv form never involves a shell, and paths and environment are used byte for byte: nothing the
 # caller passes is ever interpreted.
 RSpec.describe 'no shell, no interpretation' do
-  HOSTILE = ['$(touch PWNED)', '`touch PWNED`', '; touch PWNED', "a\ntouch PWNED", %q('"'), '"$HOME"', '*', '> PWNED',
+  hostile = ['$(touch PWNED)', '`touch PWNED`', '; touch PWNED', "a\ntouch PWNED", %q('"'), '"$HOME"', '*', '> PWNED',
              '| touch PWNED', '&& touch PWNED', '\\', "\t", ' ', '', "\xff\xfe".b, '-c'].freeze
 
   around do |example|
@@ -23,12 +23,12 @@ RSpec.describe 'no shell, no interpretation' do
   end
 
   it 'passes every argument to the program as is, in the argv form' do
-    expect(output_of('printf', '%s\0', *HOSTILE)).to eq(HOSTILE.map { |a| a.b + "\0" }.join)
+    expect(output_of('printf', '%s\0', *hostile)).to eq(hostile.map { |a| a.b + "\0" }.join)
     expect(Dir.children(@dir)).to be_empty
   end
 
   it 'passes the arguments as is with [program, argv0] too' do
-    expect(output_of(%w[printf printf], '%s\0', *HOSTILE)).to eq(HOSTILE.map { |a| a.b + "\0" }.join)
+    expect(output_of(%w[printf printf], '%s\0', *hostile)).to eq(hostile.map { |a| a.b + "\0" }.join)
     expect(Dir.children(@dir)).to be_empty
   end
 

@@ -7,7 +7,7 @@ RSpec.describe POSIX::Spawn do
     expect(Process.wait2(pid)).to match([pid, an_object_having_attributes(exitstatus: 7)])
 
     pid = POSIX::Spawn.spawn('sleep', '30')
-    Process.kill(:TERM, pid)
+    OwnProcesses.kill(:TERM, pid)
     expect(Process.waitpid(pid)).to eq(pid)
     expect($?.termsig).to eq(Signal.list['TERM'])
 
@@ -81,9 +81,7 @@ RSpec.describe POSIX::Spawn do
     end
 
     it 'closes every pipe when the spawn fails' do
-      before = ProcessResources.open_descriptors
-      expect { POSIX::Spawn.popen4('no-such-program-here') }.to raise_error(Errno::ENOENT)
-      expect(ProcessResources.settled_descriptor_changes(before)[:opened]).to eq({})
+      expect { expect { POSIX::Spawn.popen4('no-such-program-here') }.to raise_error(Errno::ENOENT) }.not_to leak(:descriptors)
     end
   end
 

@@ -26,23 +26,19 @@ RSpec.shared_examples 'attribute behaviour' do
       expect(child_pgid(pgroup: leader)).to eq(leader)
       expect(child_pgid(pgroup: 0)).not_to eq(own)
     ensure
-      Process.kill(:KILL, leader)
+      OwnProcesses.kill(:KILL, leader)
       Process.wait(leader)
     end
   end
 
   it 'starts the child in a new session with setsid: true: its session id and group id are its pid' do
-    # /proc/PID/stat fields after the command's ")": state ppid pgrp session ...
-    ids = lambda do |pid|
-      stat = File.read("/proc/#{pid}/stat")
-      stat[(stat.rindex(')') + 2)..].split.values_at(2, 3).map(&:to_i)
-    end
+    ids = ->(pid) { ProcessResources.stat(pid).values_at(:pgrp, :session) }
     [{}, { umask: 0o22 }, { rlimit_core: 0 }].each do |more|
       pid = POSIX::Spawn.spawn('sleep', '5', setsid: true, **more)
       begin
         expect(ids.call(pid)).to eq([pid, pid]), "with #{more.inspect}"
       ensure
-        Process.kill(:KILL, pid)
+        OwnProcesses.kill(:KILL, pid)
         Process.wait(pid)
       end
     end
@@ -50,7 +46,7 @@ RSpec.shared_examples 'attribute behaviour' do
     begin
       expect(ids.call(plain)).to eq(ids.call(Process.pid))
     ensure
-      Process.kill(:KILL, plain)
+      OwnProcesses.kill(:KILL, plain)
       Process.wait(plain)
     end
   end

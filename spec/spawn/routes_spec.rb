@@ -8,13 +8,13 @@ require_relative 'attributes_behaviour'
 # and with the fallbacks a libc without posix_spawn_file_actions_addchdir_np (glibc < 2.29) or
 # posix_spawn_file_actions_addclosefrom_np (glibc < 2.34, musl, macOS) uses.
 RSpec.describe 'POSIX::Spawn.spawn' do
-  OPTIONAL_CALLS = %w[posix_spawn_file_actions_addchdir_np posix_spawn_file_actions_addclosefrom_np].freeze
+  optional_calls = %w[posix_spawn_file_actions_addchdir_np posix_spawn_file_actions_addclosefrom_np].freeze
 
   def pretend_missing(names)
     names.each { |n| POSIX::Spawn::Native.pretend_missing(n, true) }
     yield
   ensure
-    OPTIONAL_CALLS.each { |n| POSIX::Spawn::Native.pretend_missing(n, false) }
+    names.each { |n| POSIX::Spawn::Native.pretend_missing(n, false) }
   end
 
   context 'with the libc calls this machine has' do
@@ -24,7 +24,7 @@ RSpec.describe 'POSIX::Spawn.spawn' do
   end
 
   context 'without addchdir_np and addclosefrom_np (fallbacks)' do
-    around { |example| pretend_missing(OPTIONAL_CALLS) { example.run } }
+    around { |example| pretend_missing(optional_calls) { example.run } }
 
     include_examples 'spawn behaviour'
     include_examples 'redirection behaviour'

@@ -45,16 +45,6 @@ module ChildReport
                                                         .map { |l| l[/(\d+) ->/, 1].to_i }.sort
   end
 
-  # Children of this process that have exited and not been waited for.
-  def zombie_children
-    Dir.glob('/proc/[0-9]*/stat').filter_map do |stat|
-      fields = File.read(stat)[/\) (.*)/, 1]&.split
-      File.basename(File.dirname(stat)).to_i if fields && fields[0] == 'Z' && fields[1].to_i == Process.pid
-    rescue Errno::ENOENT, Errno::ESRCH
-      nil
-    end
-  end
-
   def child_pgid(**options)
     child_output('cut', '-d', ' ', '-f', '5', '/proc/self/stat', **options).to_i
   end

@@ -1,5 +1,22 @@
-# What a process holds that a spawn library could leak: descriptors, children (zombies among them) and
-# resident memory, read from Linux's /proc.
+# What a process holds that a spawn library could leak, and the facts about other processes that tests
+# check, all read in this one module. Plain Ruby (no RSpec), so that scripts run in a JRuby of their own
+# can `require 'process_resources'` too.
+#
+#   before = ProcessResources.snapshot   # { descriptors: {fd => target}, children: {pid => state}, threads: [names] }
+#   before = ProcessResources.snapshot(:descriptors, :children)   # only those kinds
+#   ... spawn ...
+#   ProcessResources.settled_changes(before)   # => {} when nothing changed, else exactly what did, e.g.
+#     # { descriptors: { opened: { 12 => "pipe:[4242]" } }, children: { started: { 4711 => "Z" } } }
+#   ProcessResources.settled_changes(before, new_only: true)   # only what appeared: the leaks
+#   ProcessResources.describe_changes(changes) # => "descriptor 12 -> pipe:[4242] opened; child 4711 (Z) started"
+#
+# In RSpec, `expect { ... }.not_to leak` (spec/support/leak_matcher.rb) does exactly that around a block.
+# Each reading is a set (a Hash keyed by fd or pid, or a sorted list of thread names), never a count: the
+# JVM opens and closes descriptors of its own at any time, and a count hides a leak that coincides with
+# such a close.
+#
+# Linux reads /proc. Every /proc access of the specs is here, so that a portable reading (`ps -o`,
+# `ls /dev/fd`) for macOS and FreeBSD can later replace these methods behind the same names.
 module ProcessResources
   module_function
 
@@ -8,8 +25,15 @@ module ProcessResources
   # opens anything there.
   JVM_CGROUP_READS = %r{\A/sys/fs/cgroup/}
 
+  # JVM threads that come and go by themselves: JRuby's JIT pool (Ruby-0-JIT-N, replaced when idle). The
+  # JVM's compiler threads are not listed at all.
+  JVM_OWN_THREADS = /\ARuby-\d+-JIT-\d+\z/
+
+  # What each kind's change is called: the first name for what AFTER has and BEFORE had not.
+  SIDES = { descriptors: %i[opened closed], children: %i[started ended], threads: %i[started ended] }.freeze
+
   # This process's open descriptors, but for the JVM's cgroup reads: { fd => what it points at }.
-  def open_descriptors
+  def descriptors
     Dir.children('/proc/self/fd').each_with_object({}) do |name, fds|
       target = File.readlink("/proc/self/fd/#{name}")
       fds[Integer(name)] = target unless target.match?(JVM_CGROUP_READS)
@@ -18,44 +42,122 @@ module ProcessResources
     end
   end
 
-  # What differs between two open_descriptors readings: { opened: {fd => target}, closed: {fd => target} }.
-  def descriptor_changes(before, after)
-    { opened: after.reject { |fd, target| before[fd] == target },
-      closed: before.reject { |fd, target| after[fd] == target } }
-  end
-
-  # descriptor_changes from BEFORE to a fresh reading (the block's, or open_descriptors), read again for up
-  # to a second while there are any: a descriptor the JVM holds for a moment is gone by then, a leaked
-  # one is not.
-  def settled_descriptor_changes(before, &read)
-    read ||= method(:open_descriptors)
-    changes = nil
-    10.times do
-      changes = descriptor_changes(before, read.call)
-      break if changes.values.all?(&:empty?)
-
-      sleep 0.1
-    end
-    changes
-  end
-
   # The processes whose parent is this one, as { pid => state } (state "Z" is a zombie).
   def children
     Dir.children('/proc').grep(/\A\d+\z/).each_with_object({}) do |pid, found|
-      stat = File.read("/proc/#{pid}/stat")
-      # Fields after the parenthesised command name: state, ppid, ...
-      state, ppid = stat[(stat.rindex(')') + 2)..].split(' ', 3)
-      found[Integer(pid)] = state if Integer(ppid) == Process.pid
-    rescue Errno::ENOENT, Errno::ESRCH
-      next # exited while we looked
+      info = stat(Integer(pid))
+      found[Integer(pid)] = info[:state] if info && info[:ppid] == Process.pid
     end
   end
 
-  # The names of the JVM's live threads, sorted: Ruby threads are among them (Ruby-0-Thread-N), and so is
-  # any thread the gem starts (posix-spawn-fs). Left out, as they come and go by themselves: the JVM's
-  # compiler threads (not listed anyway) and JRuby's JIT pool (Ruby-0-JIT-N, replaced when idle).
+  # The names of the JVM's live threads, sorted, but for JVM_OWN_THREADS: Ruby threads are among them
+  # (Ruby-0-Thread-N), and so is any thread the gem starts (posix-spawn-fs).
   def threads
-    java.lang.Thread.getAllStackTraces.keySet.map(&:getName).grep_v(/\ARuby-\d+-JIT-\d+\z/).sort
+    java.lang.Thread.getAllStackTraces.keySet.map(&:getName).grep_v(JVM_OWN_THREADS).sort
+  end
+
+  # The readings of KINDS (all three by default) as { descriptors: ..., children: ..., threads: ... }.
+  def snapshot(*kinds)
+    (kinds.empty? ? SIDES.keys : kinds).to_h { |kind| [kind, public_send(kind)] }
+  end
+
+  # What differs from snapshot BEFORE to snapshot AFTER (the kinds BEFORE has), leaving out what did not
+  # change: { descriptors: { opened: {fd => target}, closed: {fd => target} }, children: { started:, ended: },
+  # threads: { started: [names], ended: [names] } }. A descriptor number reused for another target is
+  # both closed (the old target) and opened (the new one). With new_only, only what AFTER has in addition:
+  # the leaks (what closes meanwhile may be an earlier example's IO, collected as garbage).
+  def changes(before, after, new_only: false)
+    before.each_with_object({}) do |(kind, was), found|
+      now = after.fetch(kind)
+      new_side, gone_side = SIDES.fetch(kind)
+      sides = { new_side => minus(now, was) }
+      sides[gone_side] = minus(was, now) unless new_only
+      sides.reject! { |_, set| set.empty? }
+      found[kind] = sides unless sides.empty?
+    end
+  end
+
+  # changes from BEFORE to a fresh reading of the same kinds (the block's, or snapshot's), read again for up
+  # to `seconds` while there are any: what the JVM holds for a moment, or a child being reaped, is gone by
+  # then; a leak is not.
+  def settled_changes(before, seconds: 1, new_only: false, &read)
+    read ||= -> { snapshot(*before.keys) }
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + seconds
+    loop do
+      found = changes(before, read.call, new_only: new_only)
+      return found if found.empty? || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+
+      sleep 0.05
+    end
+  end
+
+  # One line naming each change: "descriptor 12 -> pipe:[4242] opened; child 4711 (Z) started; ...".
+  def describe_changes(found)
+    found.flat_map do |kind, sides|
+      sides.flat_map do |side, set|
+        case kind
+        when :descriptors then set.map { |fd, target| "descriptor #{fd} -> #{target} #{side}" }
+        when :children then set.map { |pid, state| "child #{pid} (#{state}) #{side}" }
+        else set.map { |name| "thread #{name} #{side}" }
+        end
+      end
+    end.join('; ')
+  end
+
+  # What A has and B has not: pairs of a Hash, items of a list (as a multiset: two threads may share a name).
+  def minus(a, b)
+    return a.reject { |key, value| b[key] == value } if a.is_a?(Hash)
+
+    left = b.tally
+    a.reject { |item| (left[item] = left.fetch(item, 0) - 1) >= 0 }
+  end
+
+  # /proc/PID/stat's fields after the parenthesised command name, as { state:, ppid:, pgrp:, session: }
+  # (Integers but state, "Z" for a zombie), or nil for a process that is gone.
+  def stat(pid)
+    text = File.read("/proc/#{pid}/stat")
+    state, ppid, pgrp, session = text[(text.rindex(')') + 2)..].split(' ', 5)
+    { state: state, ppid: Integer(ppid), pgrp: Integer(pgrp), session: Integer(session) }
+  rescue SystemCallError # gone, or going: JRuby may report that as ENOENT, ESRCH or an unnamed errno
+    nil
+  end
+
+  # Whether pid is gone, or a zombie about to be reaped by someone who is not us.
+  def gone?(pid)
+    info = stat(pid)
+    info.nil? || info[:state] == 'Z'
+  end
+
+  # Waits up to `seconds` for pid to be gone; returns whether it is.
+  def wait_until_gone(pid, seconds = 5)
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + seconds
+    sleep 0.01 until gone?(pid) || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+    gone?(pid)
+  end
+
+  # The program a process runs now ("sleep"), which changes at its exec.
+  def program_name(pid)
+    File.read("/proc/#{pid}/status")[/^Name:\s+(\S+)/, 1]
+  rescue SystemCallError
+    nil
+  end
+
+  # The pids of running processes whose command line is exactly `words` (a zombie's is empty).
+  def running_with_command_line(words)
+    Dir.glob('/proc/[0-9]*/cmdline').filter_map do |path|
+      Integer(path[%r{\A/proc/(\d+)/}, 1]) if File.binread(path).split("\0") == words
+    rescue SystemCallError # exited meanwhile
+      nil
+    end
+  end
+
+  # The parent chain of pid, nearest first, up to (not including) pid 1.
+  def ancestors(pid)
+    chain = []
+    while (info = stat(pid)) && info[:ppid] > 1
+      chain << (pid = info[:ppid])
+    end
+    chain
   end
 
   # Resident set size in KiB.

@@ -1,6 +1,7 @@
 require 'json'
 require 'tmpdir'
 require_relative 'process_resources'
+require_relative 'own_processes'
 
 # A mixed spawn load for the leak suite (spec/hardening/leaks_spec.rb): every way a spawn can succeed or
 # fail, each ending as it should (child reaped, error rescued). Run as a script in a JRuby of its own,
@@ -8,7 +9,8 @@ require_relative 'process_resources'
 #
 #   jruby -I lib spec/support/spawn_load.rb SPAWNS
 #
-# prints one JSON object: descriptors, children, threads and RSS before and after, and RSS at checkpoints.
+# prints one JSON object: the children it had before, what changed from before to after (descriptors,
+# children, threads: ProcessResources.settled_changes) and RSS at checkpoints.
 module SpawnLoad
   # Each operation spawns once (or tries to) and cleans up after itself as a careful caller would.
   OPERATIONS = {
@@ -23,7 +25,7 @@ module SpawnLoad
     rlimit: ->(_) { Process.wait(POSIX::Spawn.spawn('true', rlimit_core: 0)) },
     killed: lambda do |_|
       pid = POSIX::Spawn.spawn('sleep', '30')
-      Process.kill(:KILL, pid)
+      OwnProcesses.kill(:KILL, pid)
       Process.wait(pid)
     end,
     system_failing: ->(_) { POSIX::Spawn.system('false') },
@@ -78,21 +80,15 @@ module SpawnLoad
     end
   end
 
-  def snapshot
-    collect_garbage
-    { 'descriptors' => ProcessResources.open_descriptors.transform_keys(&:to_s),
-      'children' => ProcessResources.children.transform_keys(&:to_s),
-      'threads' => ProcessResources.threads,
-      'rss_kib' => ProcessResources.rss_kib }
-  end
 
   # Warms up (JIT, class loading, the FS thread, the rlimit gate), then measures `spawns` spawns with
   # `checkpoints` RSS readings after garbage collection.
   def measure(spawns, checkpoints: 10)
     Dir.mktmpdir('posix-spawn-load') do |dir|
       run([spawns / 4, 1000].max, dir)
-      before = snapshot
-      rss = [[0, before['rss_kib']]]
+      collect_garbage
+      before = ProcessResources.snapshot
+      rss = [[0, ProcessResources.rss_kib]]
       every = spawns / checkpoints
       run(spawns, dir) do |done|
         next unless (done % every).zero?
@@ -100,7 +96,9 @@ module SpawnLoad
         collect_garbage
         rss << [done, ProcessResources.rss_kib]
       end
-      { 'spawns' => spawns, 'before' => before, 'after' => snapshot, 'rss_kib_at' => rss }
+      collect_garbage
+      { 'spawns' => spawns, 'children_before' => before[:children], 'changes' => ProcessResources.settled_changes(before),
+        'rss_kib_at' => rss }
     end
   end
 end
