@@ -11,10 +11,9 @@ require 'spec_helper'
 RSpec.describe 'smoke' do
   include ChildReport
 
-  QEMU = ENV.fetch('POSIX_SPAWN_QEMU', '')
-
   def skip_under_qemu(limit)
-    skip "#{QEMU}: #{limit}" unless QEMU.empty?
+    emulator = ENV.fetch('POSIX_SPAWN_QEMU', '')
+    skip "#{emulator}: #{limit}" unless emulator.empty?
   end
 
   it 'loads on the CPU it was asked to run on' do

@@ -15,10 +15,14 @@
 # JVM opens and closes descriptors of its own at any time, and a count hides a leak that coincides with
 # such a close.
 #
-# Linux reads /proc. Every /proc access of the specs is here, so that a portable reading (`ps -o`,
-# `ls /dev/fd`) for macOS and FreeBSD can later replace these methods behind the same names.
+# Linux reads /proc. Every /proc access of the specs is here; where there is no /proc (macOS, FreeBSD), or
+# with PROCESS_RESOURCES=portable (to try that reading on Linux), the same methods read /dev/fd and `ps`
+# instead (BSD and procps ps take the same -o keywords used here). A ps started for a reading is left out
+# of what it reports.
 module ProcessResources
   module_function
+
+  PORTABLE = ENV['PROCESS_RESOURCES'] == 'portable' || !File.directory?('/proc/self/fd')
 
   # Where the JVM's container support reads cgroup limits: it opens such a file for a moment now and then,
   # on its own schedule, so a reading may catch it open on either side of a comparison. The gem never
@@ -32,8 +36,11 @@ module ProcessResources
   # What each kind's change is called: the first name for what AFTER has and BEFORE had not.
   SIDES = { descriptors: %i[opened closed], children: %i[started ended], threads: %i[started ended] }.freeze
 
-  # This process's open descriptors, but for the JVM's cgroup reads: { fd => what it points at }.
+  # This process's open descriptors, but for the JVM's cgroup reads: { fd => what it points at } (without
+  # /proc: "type device:inode").
   def descriptors
+    return portable_descriptors if PORTABLE
+
     Dir.children('/proc/self/fd').each_with_object({}) do |name, fds|
       target = File.readlink("/proc/self/fd/#{name}")
       fds[Integer(name)] = target unless target.match?(JVM_CGROUP_READS)
@@ -44,6 +51,8 @@ module ProcessResources
 
   # The processes whose parent is this one, as { pid => state } (state "Z" is a zombie).
   def children
+    return ps_table('pid', 'ppid', 'stat').filter_map { |pid, ppid, st| [Integer(pid), st[0]] if Integer(ppid) == Process.pid }.to_h if PORTABLE
+
     Dir.children('/proc').grep(/\A\d+\z/).each_with_object({}) do |pid, found|
       info = stat(Integer(pid))
       found[Integer(pid)] = info[:state] if info && info[:ppid] == Process.pid
@@ -115,6 +124,8 @@ module ProcessResources
   # /proc/PID/stat's fields after the parenthesised command name, as { state:, ppid:, pgrp:, session: }
   # (Integers but state, "Z" for a zombie), or nil for a process that is gone.
   def stat(pid)
+    return portable_stat(pid) if PORTABLE
+
     text = File.read("/proc/#{pid}/stat")
     state, ppid, pgrp, session = text[(text.rindex(')') + 2)..].split(' ', 5)
     { state: state, ppid: Integer(ppid), pgrp: Integer(pgrp), session: Integer(session) }
@@ -137,6 +148,8 @@ module ProcessResources
 
   # The program a process runs now ("sleep"), which changes at its exec.
   def program_name(pid)
+    return ps_table('comm', pid: pid).dig(0, 0)&.then { |comm| File.basename(comm) } if PORTABLE
+
     File.read("/proc/#{pid}/status")[/^Name:\s+(\S+)/, 1]
   rescue SystemCallError
     nil
@@ -144,6 +157,9 @@ module ProcessResources
 
   # The pids of running processes whose command line is exactly `words` (a zombie's is empty).
   def running_with_command_line(words)
+    # ps shows the arguments joined by blanks: enough for the commands the specs look for.
+    return ps_table('pid', 'args').filter_map { |pid, *args| Integer(pid) if args == words } if PORTABLE
+
     Dir.glob('/proc/[0-9]*/cmdline').filter_map do |path|
       Integer(path[%r{\A/proc/(\d+)/}, 1]) if File.binread(path).split("\0") == words
     rescue SystemCallError # exited meanwhile
@@ -162,12 +178,46 @@ module ProcessResources
 
   # Resident set size in KiB.
   def rss_kib
+    return Integer(ps_table('rss', pid: Process.pid).dig(0, 0)) if PORTABLE
+
     File.read('/proc/self/status')[/^VmRSS:\s+(\d+)/, 1].to_i
   end
 
   # The signal mask and ignored set of a process, as Integers (from /proc/PID/status).
   def signal_sets(pid)
+    if PORTABLE
+      blocked, ignored = ps_table('sigmask', 'sigignore', pid: pid).fetch(0)
+      return { blocked: blocked.hex, ignored: ignored.hex }
+    end
+
     status = File.read("/proc/#{pid}/status")
     { blocked: status[/^SigBlk:\s+(\h+)/, 1].hex, ignored: status[/^SigIgn:\s+(\h+)/, 1].hex }
+  end
+
+  # Without /proc: /dev/fd's entries still open after the listing (its own is not), each with the type,
+  # device and inode of what it refers to.
+  def portable_descriptors
+    Dir.children('/dev/fd').each_with_object({}) do |name, fds|
+      st = File.stat("/dev/fd/#{name}")
+      fds[Integer(name)] = "#{st.ftype} #{st.dev}:#{st.ino}"
+    rescue SystemCallError
+      next # the listing's own descriptor, closed by now
+    end
+  end
+
+  def portable_stat(pid)
+    row = ps_table('stat', 'ppid', 'pgid', 'sid', pid: pid).first
+    return nil unless row
+
+    state, ppid, pgrp, session = row
+    { state: state[0], ppid: Integer(ppid), pgrp: Integer(pgrp), session: Integer(session) }
+  end
+
+  # `ps -o KEYWORD= ...` for every process (or only pid), as rows of words, without the ps itself.
+  def ps_table(*keywords, pid: nil)
+    command = ['ps', *keywords.flat_map { |k| ['-o', "#{k}="] }, *(pid ? ['-p', pid.to_s] : ['-A'])]
+    rows = IO.popen(command, err: File::NULL) { |io| [io.pid, io.readlines] }
+    ps = rows.first
+    rows.last.map(&:split).reject { |row| keywords.first == 'pid' && Integer(row.first) == ps }
   end
 end
