@@ -30,15 +30,16 @@ module POSIX
         #
         #   POSIX::Spawn::Kernel.replace(PTY.singleton_class, :spawn, MyPTY.instance_method(:spawn))
         #
-        # Returns nil. Raises ArgumentError when `target` has no method `name` to replace.
+        # Returns JRuby's method that is replaced (an UnboundMethod), for a replacement that hands some
+        # calls on to it. Raises ArgumentError when `target` has no method `name` to replace.
         def replace(target, name, implementation)
           @lock.synchronize do
             visibility = visibility_of(target, name) or raise ArgumentError, "#{target} has no method #{name} to replace"
             replacement = Replacement.new(target, name, implementation, target.instance_method(name), visibility)
             @replacements << replacement
             put(replacement, replacement.implementation) if @installed
+            replacement.original
           end
-          nil
         end
 
         # Puts every registered replacement in place; harmless when already installed. Where the engine
@@ -115,5 +116,7 @@ end
 require 'rbconfig'
 require 'posix/spawn/kernel/process'
 require 'posix/spawn/kernel/popen'
+require 'posix/spawn/kernel/pipe_open'
+require 'posix/spawn/kernel/open3'
 
 POSIX::Spawn::Kernel.install

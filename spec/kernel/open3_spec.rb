@@ -1,0 +1,55 @@
+require 'spec_helper'
+require_relative 'drop_in_context'
+
+# Open3 with the drop-in; expectations are MRI 3.1's (/usr/bin/ruby) for the same calls.
+RSpec.describe 'Open3 with the drop-in' do
+  include_context 'drop-in installed'
+
+  it 'capture3 runs on Child\'s capture loop: no thread per stream' do
+    threads = []
+    tracer = TracePoint.new(:thread_begin) { threads << Thread.current }
+    tracer.enable { Open3.capture3('echo x') }
+    expect(threads).to eq([])
+    expect(Open3.method(:capture3).source_location.first).to end_with('posix/spawn/kernel/open3.rb')
+  end
+
+  it 'capture3 returns stdout, stderr, status with stdin_data (MRI: ["out\n", "err\n", exit 3], UTF-8)' do
+    out, err, status = Open3.capture3('cat; echo err >&2; exit 3', stdin_data: "out\n")
+    expect([out, err, status.exitstatus]).to eq(["out\n", "err\n", 3])
+    expect(out.encoding).to eq(Encoding.default_external)
+    expect(Open3.capture3('cat', stdin_data: 'abc', binmode: true).first(2).map(&:encoding)).to eq([Encoding::BINARY] * 2)
+    expect(Open3.capture3({ 'A' => '1' }, 'echo $A; pwd', chdir: '/').first).to eq("1\n/\n")
+    expect(Open3.capture3(%w[sh argv0], '-c', 'echo $0').first).to eq("argv0\n")
+  end
+
+  it 'leaves the caller\'s $? alone, except exit 127 when the command cannot start (as MRI)' do
+    system('exit 2')
+    Open3.capture3('exit 3')
+    expect($?.exitstatus).to eq(2)
+    expect { Open3.capture3('nonexistent-posix-spawn-cmd') }.to raise_error(Errno::ENOENT, 'No such file or directory - nonexistent-posix-spawn-cmd')
+    expect($?.exitstatus).to eq(127)
+  end
+
+  it 'rejects Child\'s own options as spawn does (MRI: wrong exec option symbol: timeout)' do
+    expect { Open3.capture3('true', timeout: 1) }.to raise_error(ArgumentError, 'wrong exec option symbol: timeout')
+  end
+
+  it 'transcodes to Encoding.default_internal as Open3\'s reads do (MRI: "é" in UTF-8 from ISO-8859-1)' do
+    lib = File.expand_path('../../lib', __dir__)
+    script = %q(o, = Open3.capture3("printf '\\351'"); print o.encoding, " ", o.bytes.inspect)
+    out = IO.popen({ 'RUBYOPT' => "-I#{lib} -rposix/spawn/kernel" }, [*JRubyLauncher.command, '-E', 'ISO-8859-1:UTF-8', '-e', script], &:read)
+    expect(out).to end_with('UTF-8 [195, 169]')
+  end
+
+  it 'popen3, popen2e, capture2, capture2e and pipeline keep Open3\'s code on the replaced spawn, with Process::Waiter threads' do
+    Open3.popen3('cat') do |i, o, _e, t|
+      expect(t.class.name).to eq('Process::Waiter')
+      i.write('q')
+      i.close
+      expect(o.read).to eq('q')
+    end
+    expect(Open3.capture2('echo two')).to match([eq("two\n"), be_success])
+    expect(Open3.capture2e('echo a; echo b >&2').first).to eq("a\nb\n")
+    expect(Open3.pipeline_r('echo p', 'tr p q') { |o, _waiters| o.read }).to eq("q\n")
+  end
+end
