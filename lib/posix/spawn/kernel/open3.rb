@@ -1,7 +1,6 @@
 require 'open3'
 require 'posix/spawn/kernel'
 require 'posix/spawn/child'
-require 'posix/spawn/kernel/last_status'
 
 module POSIX
   module Spawn
@@ -30,12 +29,9 @@ module POSIX
           child = POSIX::Spawn::Child.allocate
           begin
             POSIX::Spawn::Native.capture(child, spawn_args, String(stdin_data), nil, nil, false, nil, nil)
-          rescue SystemCallError
-            callers = nil
-            LastStatus.set_not_started
-            raise
           ensure
-            LastStatus.set(callers) if callers || child.status # Child sets $?; Open3 does not
+            # Child sets $? (exit 127 when the command cannot start, as MRI's spawn); Open3 sets it only then.
+            POSIX::Spawn::Native.last_status_set(callers&.to_i, callers&.pid) if child.status
           end
           [text(child.out, binmode), text(child.err, binmode), child.status]
         end

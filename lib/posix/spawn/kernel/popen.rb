@@ -1,5 +1,4 @@
 require 'posix/spawn/kernel'
-require 'posix/spawn/kernel/last_status'
 
 module POSIX
   module Spawn
@@ -57,7 +56,7 @@ module POSIX
             begin
               ::Process.waitpid(@__posix_spawn_pid)
             rescue Errno::ECHILD
-              LastStatus.set(nil)
+              POSIX::Spawn::Native.last_status_set(nil, nil)
             rescue Exception # rubocop:disable Lint/RescueException
               @__posix_spawn_reaped = false # interrupted: the next close waits
               raise
@@ -110,12 +109,7 @@ module POSIX
             pipes << (child_in, writer = klass.pipe) if writable
             spawn_options[:out] = child_out if readable
             spawn_options[:in] = child_in if writable
-            begin
-              pid = POSIX::Spawn::Native.spawn(*spawn_args, spawn_options)
-            rescue SystemCallError
-              LastStatus.set_not_started # MRI's forked child exits 127
-              raise
-            end
+            pid = POSIX::Spawn::Native.spawn(*spawn_args, spawn_options) # one that cannot start sets $? to exit 127
             parent = readable ? reader : writer
           ensure
             [child_out, child_in].each { |io| io.close if io && !io.closed? }
