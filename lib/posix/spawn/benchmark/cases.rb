@@ -1,5 +1,7 @@
 require 'open3'
 require 'tmpdir'
+require 'posix/spawn/kernel'
+POSIX::Spawn::Kernel.uninstall # JRuby's builtin methods, but for the drop-in's own cases
 
 module POSIX
   module Spawn
@@ -38,6 +40,27 @@ module POSIX
         end
       end
 
+      # A case run with the drop-in (posix/spawn/kernel) installed: installed for its warm-up and for each
+      # round's batch, uninstalled after, so the builtin cases of the same run get JRuby's own methods.
+      class DropInCase < RubyCase
+        def warm_up(count)
+          with_drop_in { super }
+        end
+
+        def time_per_op(count, threads)
+          with_drop_in { super }
+        end
+
+        private
+
+        def with_drop_in
+          POSIX::Spawn::Kernel.install
+          yield
+        ensure
+          POSIX::Spawn::Kernel.uninstall
+        end
+      end
+
       # A case that cannot run here: reported with the reason instead of a time.
       Unavailable = Struct.new(:name, :group, :reason)
 
@@ -71,6 +94,7 @@ module POSIX
                end,
                RubyCase.new("ProcessBuilder + drain threads #{size / MB} MiB", :capture) { process_builder_capture(size) }]
             end,
+            *[MB, 16 * MB].flat_map { |size| drop_in_and_builtin(size) },
           ]
         end
 
@@ -94,6 +118,19 @@ module POSIX
           sizes.map do |size|
             RubyCase.new("POSIX::Spawn::Child #{size / MB} MiB", :capture) { POSIX::Spawn::Child.new(*head(size)).out.bytesize == size }
           end
+        end
+
+        # Open3.capture3 with the drop-in (the builtin's row is above), and ` and IO.popen(...).read with
+        # the drop-in and with JRuby's builtin.
+        def drop_in_and_builtin(size)
+          command = head(size)
+          line = command.join(' ')
+          mib = size / MB
+          [DropInCase.new("Open3.capture3 #{mib} MiB drop-in", :capture) { Open3.capture3(*command)[0].bytesize == size },
+           *[[DropInCase, 'drop-in'], [RubyCase, 'builtin']].flat_map do |kind, label|
+             [kind.new("backtick #{mib} MiB #{label}", :capture) { `#{line}`.bytesize == size },
+              kind.new("IO.popen(...).read #{mib} MiB #{label}", :capture) { IO.popen(command, &:read).bytesize == size }]
+           end]
         end
 
         def head(size)
