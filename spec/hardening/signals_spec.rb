@@ -66,11 +66,12 @@ RSpec.describe 'signals and children' do
       jruby = POSIX::Spawn.spawn(*JRubyLauncher.command, '-I', File.expand_path('../../lib', __dir__), '-e',
                                  ctrl_c_script(sleep_command, trapped), out: writer, err: File::NULL)
       writer.close
-      children = Timeout.timeout(60) { reader.gets }.split.map { |pid| Integer(pid) }
-      Timeout.timeout(60) { sleep 0.05 until ProcessResources.running_with_command_line(sleep_command).size == 2 }
+      # Generous bounds, for a JRuby starting on a loaded machine: they only keep a hang from lasting.
+      children = Timeout.timeout(300) { reader.gets }.split.map { |pid| Integer(pid) }
+      Timeout.timeout(300) { sleep 0.05 until ProcessResources.running_with_command_line(sleep_command).size == 2 }
       OwnProcesses.kill(:INT, jruby)
-      printed = Timeout.timeout(30) { reader.read }
-      Timeout.timeout(30) { Process.wait(jruby) }
+      printed = Timeout.timeout(120) { reader.read }
+      Timeout.timeout(120) { Process.wait(jruby) }
       jruby = nil
       if trapped
         expect($?).to be_success
