@@ -152,3 +152,4 @@ end
 
 require 'posix/spawn/child'
 require 'posix/spawn/io'
+require 'posix/spawn/pty'

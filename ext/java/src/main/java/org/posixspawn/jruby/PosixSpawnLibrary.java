@@ -14,6 +14,7 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
         nativeModule.defineAnnotatedMethods(ChildMethods.class);
         nativeModule.defineAnnotatedMethods(DescriptorMethods.class);
         nativeModule.defineAnnotatedMethods(DuplexMethods.class);
+        nativeModule.defineAnnotatedMethods(PtyMethods.class);
         return true;
     }
 }

@@ -119,7 +119,8 @@ public final class Spawner {
         byte[] cwd = plan.cwd.getBytes(StandardCharsets.UTF_8);
         long size = NativeBlock.align(8) + ATTR_SIZE + ACTIONS_SIZE + 2L * SIGSET_SIZE + NativeBlock.sizeOfArray(plan.argv)
                 + NativeBlock.sizeOfArray(plan.envp) + NativeBlock.align(plan.executable.length + 1) + NativeBlock.align(cwd.length + 1)
-                + (gate == null ? 0 : NativeBlock.align(gate.length + 1));
+                + (gate == null ? 0 : NativeBlock.align(gate.length + 1))
+                + (plan.terminal == null ? 0 : NativeBlock.align(plan.terminal.length + 1));
         try (NativeBlock mem = new NativeBlock(size)) {
             Pointer pid = mem.reserve(8);
             Pointer attr = mem.reserve(ATTR_SIZE);
@@ -129,7 +130,8 @@ public final class Spawner {
                 check(Native.libc.posix_spawn_file_actions_init(actions), plan);
                 try {
                     setAttributes(attr, plan, mem);
-                    addFileActions(actions, plan, opened, chdirAction ? mem.cString(cwd) : null, gate == null ? null : mem.cString(gate));
+                    addFileActions(actions, plan, opened, chdirAction ? mem.cString(cwd) : null, gate == null ? null : mem.cString(gate),
+                            plan.terminal == null ? null : mem.cString(plan.terminal));
                     Pointer envp = mem.cStringArray(plan.envp);
                     int err = Native.libc.posix_spawn(pid, mem.cString(plan.executable), actions, attr, mem.cStringArray(plan.argv), envp);
                     if (err == Native.ENOEXEC) err = spawnWithShell(pid, plan, actions, attr, envp);
@@ -179,8 +181,8 @@ public final class Spawner {
      * MRI: rb_execarg_run_options' order: redirects (all at once), :close, [:child, fd]; then what MRI
      * leaves to close-on-exec and JRuby cannot: closing everything else; then the directory.
      */
-    private static void addFileActions(Pointer actions, SpawnPlan plan, Map<FileToOpen, Integer> opened, Pointer chdir, Pointer gate)
-            throws SpawnFailure {
+    private static void addFileActions(Pointer actions, SpawnPlan plan, Map<FileToOpen, Integer> opened, Pointer chdir, Pointer gate,
+            Pointer terminal) throws SpawnFailure {
         int n = plan.redirects.size();
         int[] source = new int[n];
         Set<Integer> targets = new HashSet<>();
@@ -199,6 +201,7 @@ public final class Spawner {
             check(Native.libc.posix_spawn_file_actions_addopen(actions, spare, gate, Native.O_RDONLY, 0), plan);
             check(Native.libc.posix_spawn_file_actions_addclose(actions, spare), plan);
         }
+        if (terminal != null) PtyActions.add(actions, terminal, plan);
         // A source that another redirect overwrites is first copied above every fd in play (MRI: run_exec_dup2's tmp fds).
         Map<Integer, Integer> moved = new HashMap<>();
         for (int i = 0; i < n; i++) {

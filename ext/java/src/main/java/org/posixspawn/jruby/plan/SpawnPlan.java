@@ -33,6 +33,8 @@ public final class SpawnPlan {
     public final long pgroup;
     /** :setsid, the child leads a new session (and its own process group); pgroup is then -1. */
     public final boolean setsid;
+    /** A terminal's path the child opens (without O_NOCTTY) as 0, 1 and 2 before the redirects, or null; implies setsid. */
+    public final byte[] terminal;
     /** -1: inherit. */
     public final int umask;
     public final List<ResourceLimit> rlimits;
@@ -52,6 +54,7 @@ public final class SpawnPlan {
         childDups = Collections.unmodifiableList(new ArrayList<>(b.childDups));
         pgroup = b.pgroup;
         setsid = b.setsid;
+        terminal = b.terminal;
         umask = b.umask;
         rlimits = Collections.unmodifiableList(new ArrayList<>(b.rlimits));
         closeOthers = b.closeOthers;
@@ -72,6 +75,17 @@ public final class SpawnPlan {
         if (setsid) return this; // a session leader already leads a group of its own
         Builder b = toBuilder();
         b.pgroup = 0;
+        return b.build();
+    }
+
+    /**
+     * The same plan with the child leading a new session whose controlling terminal is {@code path}: setsid
+     * comes before the file actions, so the first terminal the child opens is its controlling one.
+     */
+    public SpawnPlan withControllingTerminal(byte[] path) {
+        Builder b = toBuilder();
+        b.setsid = true;
+        b.terminal = path.clone();
         return b.build();
     }
 
@@ -98,6 +112,7 @@ public final class SpawnPlan {
         b.childDups.addAll(childDups);
         b.pgroup = pgroup;
         b.setsid = setsid;
+        b.terminal = terminal;
         b.umask = umask;
         b.rlimits.addAll(rlimits);
         b.closeOthers = closeOthers;
@@ -132,6 +147,7 @@ public final class SpawnPlan {
         final List<int[]> childDups = new ArrayList<>();
         long pgroup = -1;
         boolean setsid;
+        byte[] terminal;
         int umask = -1;
         final List<ResourceLimit> rlimits = new ArrayList<>();
         boolean closeOthers = true;

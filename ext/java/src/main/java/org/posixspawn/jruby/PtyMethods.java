@@ -1,0 +1,113 @@
+package org.posixspawn.jruby;
+
+import org.jcodings.specific.ASCIIEncoding;
+import org.jruby.Ruby;
+import org.jruby.RubyArray;
+import org.jruby.RubyFixnum;
+import org.jruby.RubyNumeric;
+import org.jruby.RubyString;
+import org.jruby.anno.JRubyMethod;
+import org.jruby.runtime.ThreadContext;
+import org.jruby.runtime.builtin.IRubyObject;
+import org.jruby.util.ByteList;
+import org.posixspawn.jruby.os.Native;
+import org.posixspawn.jruby.os.Pty;
+import org.posixspawn.jruby.os.SpawnFailure;
+import org.posixspawn.jruby.os.Spawner;
+import org.posixspawn.jruby.plan.SpawnArguments;
+import org.posixspawn.jruby.plan.SpawnPlan;
+
+/** POSIX::Spawn::Native's pseudo-terminal primitives, which lib/posix/spawn/pty.rb builds open_pty and pty_spawn on. */
+public final class PtyMethods {
+    private PtyMethods() {}
+
+    /**
+     * Native.pty_open(open_slave) -> [master_fd, slave_fd or nil, slave_path]: a new master (close-on-exec,
+     * O_NOCTTY), and with open_slave its slave opened here (close-on-exec, O_NOCTTY). On failure nothing stays open.
+     */
+    @JRubyMethod(module = true)
+    public static IRubyObject pty_open(ThreadContext context, IRubyObject self, IRubyObject openSlave) {
+        Ruby runtime = context.runtime;
+        Pty.Terminal terminal = NativeMethods.start(runtime, Pty::open);
+        IRubyObject slave = context.nil;
+        if (openSlave.isTrue()) {
+            try {
+                slave = RubyFixnum.newFixnum(runtime, Pty.openSlave(terminal.slavePath));
+            } catch (SpawnFailure failure) {
+                Native.libc.close(terminal.master);
+                throw NativeMethods.toRuby(runtime, failure);
+            }
+        }
+        return RubyArray.newArray(runtime, RubyFixnum.newFixnum(runtime, terminal.master), slave, path(runtime, terminal.slavePath));
+    }
+
+    /**
+     * Native.pty_spawn(master_fd, slave_path, rows, cols, spawn_args) -> pid: spawn_args (Process.spawn's
+     * arguments) run in a new session whose controlling terminal is the slave, as the child's 0, 1 and 2.
+     * rows and cols (or nil) are set on the master first, so the child sees them from its start.
+     */
+    @JRubyMethod(module = true, required = 5)
+    public static IRubyObject pty_spawn(ThreadContext context, IRubyObject self, IRubyObject[] args) {
+        Ruby runtime = context.runtime;
+        int master = RubyNumeric.num2int(args[0]);
+        byte[] slavePath = args[1].convertToString().getBytes();
+        SpawnPlan plan = SpawnArguments.parse(context, ((RubyArray<?>) args[4].convertToArray()).toJavaArray());
+        if (plan.pgroup >= 0) throw runtime.newArgumentError("pgroup option is not allowed: the child of a pty leads a new session, and a group of its own");
+        SpawnPlan withTerminal = plan.withControllingTerminal(slavePath);
+        if (!args[2].isNil()) {
+            int rows = RubyNumeric.num2int(args[2]), cols = RubyNumeric.num2int(args[3]);
+            NativeMethods.start(runtime, () -> {
+                Pty.setWindowSize(master, rows, cols);
+                return null;
+            });
+        }
+        return RubyFixnum.newFixnum(runtime, NativeMethods.start(runtime, () -> Spawner.spawn(withTerminal)));
+    }
+
+    /** Native.pty_dup(fd) -> a close-on-exec copy of fd. */
+    @JRubyMethod(module = true)
+    public static IRubyObject pty_dup(ThreadContext context, IRubyObject self, IRubyObject fd) {
+        int original = RubyNumeric.num2int(fd);
+        return RubyFixnum.newFixnum(context.runtime, NativeMethods.start(context.runtime, () -> Pty.dupCloexec(original)));
+    }
+
+    /** Native.pty_close(fd): for a descriptor no IO owns yet. */
+    @JRubyMethod(module = true)
+    public static IRubyObject pty_close(ThreadContext context, IRubyObject self, IRubyObject fd) {
+        Native.libc.close(RubyNumeric.num2int(fd));
+        return context.nil;
+    }
+
+    /** Native.pty_winsize(fd, rows, cols): TIOCSWINSZ. */
+    @JRubyMethod(module = true)
+    public static IRubyObject pty_winsize(ThreadContext context, IRubyObject self, IRubyObject fd, IRubyObject rows, IRubyObject cols) {
+        int master = RubyNumeric.num2int(fd), r = RubyNumeric.num2int(rows), c = RubyNumeric.num2int(cols);
+        NativeMethods.start(context.runtime, () -> {
+            Pty.setWindowSize(master, r, c);
+            return null;
+        });
+        return context.nil;
+    }
+
+    /**
+     * Native.pty_read(fd, max, culprit) -> a binary String, nil at end of file, or :wait when nothing is
+     * there yet (never blocks). The slave's hang-up raises Errno::EIO naming culprit, as MRI's reads do on Linux.
+     */
+    @JRubyMethod(module = true)
+    public static IRubyObject pty_read(ThreadContext context, IRubyObject self, IRubyObject fd, IRubyObject max, IRubyObject culprit) {
+        Ruby runtime = context.runtime;
+        byte[] bytes;
+        try {
+            bytes = Pty.read(RubyNumeric.num2int(fd), Math.max(1, RubyNumeric.num2int(max)));
+        } catch (SpawnFailure failure) {
+            throw runtime.newErrnoFromInt(failure.errno, culprit.asJavaString());
+        }
+        if (bytes == null) return runtime.newSymbol("wait");
+        if (bytes.length == 0) return context.nil;
+        return RubyString.newStringNoCopy(runtime, new ByteList(bytes, ASCIIEncoding.INSTANCE, false));
+    }
+
+    private static RubyString path(Ruby runtime, byte[] bytes) {
+        return RubyString.newString(runtime, new ByteList(bytes, false));
+    }
+}

@@ -1,0 +1,290 @@
+require 'posix/spawn'
+
+module POSIX
+  module Spawn
+    # The master side of a pseudo-terminal, as open_pty and pty_spawn return it: a real IO on the master
+    # descriptor (close-on-exec; fileno, IO.select, write, close and io/console's winsize, winsize= and raw
+    # are JRuby's own), whose reads follow MRI on Linux. When the slave side is hung up (every process on
+    # the terminal has exited) the kernel answers a read with EIO: readpartial, gets, each_line, getc and
+    # the rest return what was still pending, then raise Errno::EIO, as MRI's do. JRuby's own reads of such
+    # a descriptor raise EOFError or an unnamed SystemCallError there, or hang, so they are replaced here.
+    #
+    # Unlike MRI, #read and #readlines (which read to the end) take that EIO as the end and return what came
+    # before it; MRI's raise Errno::EIO and lose it. A line or chunk read may leave the rest of what the
+    # kernel handed over in this object's buffer, where IO.select does not see it; the character and byte
+    # readers (getc, getbyte, eof?) take no more than they return, so expect.rb-style loops of IO.select and
+    # getc work.
+    class PtyMaster < IO
+      CHUNK = 16 * 1024
+
+      # Wraps master descriptor fd; path is the slave's, label what #inspect shows.
+      def self.wrap(fd, path, label)
+        io = for_fd(fd, autoclose: true)
+        io.send(:pty_setup, path, label)
+        io
+      end
+
+      # The slave's path ("/dev/pts/3"), as MRI's PTY.spawn IOs give it.
+      def path
+        @pty_path
+      end
+      alias to_path path
+
+      def inspect
+        "#<#{@pty_label}>"
+      end
+
+      def readpartial(maxlen, outbuf = nil)
+        read_chunk(maxlen, outbuf, block: true)
+      end
+
+      def sysread(maxlen, outbuf = nil)
+        raise IOError, 'sysread for buffered IO' unless @pty_buffer.empty?
+
+        read_chunk(maxlen, outbuf, block: true)
+      end
+
+      def read_nonblock(maxlen, outbuf = nil, exception: true)
+        read_chunk(maxlen, outbuf, block: false, exception: exception)
+      end
+
+      # read -> everything until the slave hangs up (or end of file), as a String in the external encoding.
+      # read(length) -> up to length bytes (binary), nil when nothing more will come.
+      def read(length = nil, outbuf = nil)
+        if length.nil?
+          nil while pty_fill(CHUNK, at_hangup: :end)
+          return give(take(@pty_buffer.bytesize).force_encoding(encoding_for_text), outbuf)
+        end
+        length = Integer(length)
+        raise ArgumentError, "negative length #{length} given" if length.negative?
+        return give(String.new(encoding: Encoding::BINARY), outbuf) if length.zero?
+
+        nil while @pty_buffer.bytesize < length && pty_fill(length - @pty_buffer.bytesize, at_hangup: :end)
+        return (outbuf&.clear; nil) if @pty_buffer.empty?
+
+        give(take(length), outbuf)
+      end
+
+      def gets(*args, chomp: false)
+        separator, limit = line_arguments(args)
+        line = next_line(separator, limit)
+        return $_ = nil if line.nil?
+
+        line.chomp!(separator == :paragraph ? "\n\n" : separator) if chomp && separator
+        $_ = line
+      end
+
+      def readline(*args, chomp: false)
+        gets(*args, chomp: chomp) || raise(EOFError, 'end of file reached')
+      end
+
+      def each_line(*args, chomp: false)
+        return enum_for(:each_line, *args, chomp: chomp) unless block_given?
+
+        while (line = gets(*args, chomp: chomp))
+          yield line
+        end
+        self
+      end
+      alias each each_line
+
+      # Every line until the slave hangs up (see the class comment: MRI raises Errno::EIO instead).
+      def readlines(*args, chomp: false)
+        lines = []
+        loop { lines << (gets(*args, chomp: chomp) || break) }
+        lines
+      rescue Errno::EIO
+        lines
+      end
+
+      def getbyte
+        return nil unless pty_fill_to(1)
+
+        take(1).getbyte(0)
+      end
+
+      def readbyte
+        getbyte || raise(EOFError, 'end of file reached')
+      end
+
+      def each_byte
+        return enum_for(:each_byte) unless block_given?
+
+        while (byte = getbyte)
+          yield byte
+        end
+        self
+      end
+
+      # One character in the external encoding, reading no more bytes than it needs.
+      def getc
+        return nil unless pty_fill_to(1)
+
+        encoding = encoding_for_text
+        needed = 1
+        loop do
+          char = @pty_buffer.byteslice(0, needed).force_encoding(encoding)
+          break if char.valid_encoding? || needed >= 4 || !pty_fill_to(needed + 1, hangup_ends: true)
+
+          needed += 1
+        end
+        char = @pty_buffer.byteslice(0, needed).force_encoding(encoding)
+        char = @pty_buffer.byteslice(0, 1).force_encoding(encoding) unless char.valid_encoding?
+        take(char.bytesize).force_encoding(encoding)
+      end
+
+      def readchar
+        getc || raise(EOFError, 'end of file reached')
+      end
+
+      def each_char
+        return enum_for(:each_char) unless block_given?
+
+        while (char = getc)
+          yield char
+        end
+        self
+      end
+
+      def ungetc(string)
+        string = string.chr if string.is_a?(Integer)
+        @pty_buffer.prepend(string.to_str.b)
+        nil
+      end
+
+      def ungetbyte(byte)
+        return ungetc(byte) unless byte.is_a?(Integer)
+
+        @pty_buffer.prepend((byte & 0xff).chr)
+        nil
+      end
+
+      # Waits for input; true at end of file. At the slave's hang-up raises Errno::EIO, as MRI's does.
+      def eof?
+        !pty_fill_to(1)
+      end
+      alias eof eof?
+
+      private
+
+      def pty_setup(path, label)
+        @pty_path = path
+        @pty_label = label
+        @pty_buffer = String.new(encoding: Encoding::BINARY)
+      end
+
+      def encoding_for_text
+        external_encoding || Encoding.default_external
+      end
+
+      def take(bytes)
+        @pty_buffer.slice!(0, bytes)
+      end
+
+      def give(string, outbuf)
+        return string unless outbuf
+
+        outbuf.replace(string)
+      end
+
+      def read_chunk(maxlen, outbuf, block:, exception: true)
+        maxlen = Integer(maxlen)
+        raise ArgumentError, "negative length #{maxlen} given" if maxlen.negative?
+        return give(String.new(encoding: Encoding::BINARY), outbuf) if maxlen.zero?
+
+        if @pty_buffer.empty?
+          got = pty_fill(maxlen, block: block)
+          if got == :wait
+            raise IO::EAGAINWaitReadable, 'read would block' if exception
+
+            return :wait_readable
+          end
+          raise EOFError, 'end of file reached' unless got
+        end
+        give(take(maxlen), outbuf)
+      end
+
+      # Appends what the master has (up to max bytes), waiting for it when block. Returns true when it read,
+      # false at end of file, :wait (without block) when nothing is there yet. At the slave's hang-up raises
+      # Errno::EIO, or with at_hangup: :end returns false.
+      def pty_fill(max, block: true, at_hangup: :raise)
+        loop do
+          got = Native.pty_read(fileno, max, @pty_path)
+          case got
+          when String
+            @pty_buffer << got
+            return true
+          when nil then return false
+          end
+          return :wait unless block
+
+          IO.select([self])
+        end
+      rescue Errno::EIO
+        raise unless at_hangup == :end
+
+        false
+      end
+
+      # Fills until the buffer holds bytes bytes, taking from the master no more than that; false when it
+      # cannot (end of file; with hangup_ends also the slave's hang-up, which otherwise raises once the
+      # buffer is empty).
+      def pty_fill_to(bytes, hangup_ends: false)
+        while @pty_buffer.bytesize < bytes
+          return false unless pty_fill(bytes - @pty_buffer.bytesize,
+                                       at_hangup: hangup_ends || !@pty_buffer.empty? ? :end : :raise)
+        end
+        true
+      end
+
+      # gets' arguments: (), (sep), (limit), (sep, limit); sep nil reads everything, "" reads paragraphs.
+      def line_arguments(args)
+        raise ArgumentError, "wrong number of arguments (given #{args.size}, expected 0..2)" if args.size > 2
+
+        separator = $/
+        limit = nil
+        if args.size == 2
+          separator, limit = args
+        elsif args.size == 1
+          if args[0].nil? || args[0].respond_to?(:to_str)
+            separator = args[0]
+          else
+            limit = args[0]
+          end
+        end
+        separator = separator.to_str.b if separator
+        separator = :paragraph if separator == ''
+        limit = Integer(limit) if limit
+        limit = nil if limit&.negative?
+        [separator, limit]
+      end
+
+      # The next line: pending output is returned before the slave's hang-up is raised.
+      def next_line(separator, limit)
+        return String.new(encoding: encoding_for_text) if limit&.zero?
+
+        skip_newlines if separator == :paragraph
+        sep = separator == :paragraph ? "\n\n" : separator
+        loop do
+          at = sep && @pty_buffer.index(sep)
+          length = at && at + sep.bytesize
+          length = limit if limit && (length.nil? || length > limit) && @pty_buffer.bytesize >= limit
+          return take(length).force_encoding(encoding_for_text) if length
+
+          next if pty_fill(CHUNK, at_hangup: @pty_buffer.empty? ? :raise : :end)
+          return nil if @pty_buffer.empty?
+
+          return take(@pty_buffer.bytesize).force_encoding(encoding_for_text)
+        end
+      end
+
+      def skip_newlines
+        loop do
+          take(1) while @pty_buffer.start_with?("\n")
+          return unless @pty_buffer.empty?
+          return unless pty_fill(CHUNK, at_hangup: :end)
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,58 @@
+# Reading what a child writes to its terminal, from the master, with a deadline instead of a sleep.
+module TerminalReading
+  # Reads the master until what came matches pattern (a Regexp or String); returns all of it, or fails
+  # after timeout seconds saying what did come. The child's hang-up (Errno::EIO) ends the reading too.
+  def read_until(master, pattern, timeout: 10)
+    got = String.new(encoding: Encoding::BINARY)
+    pattern = Regexp.new(Regexp.escape(pattern.b)) if pattern.is_a?(String)
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
+    until got.match?(pattern)
+      chunk = begin
+        master.read_nonblock(65_536, exception: false)
+      rescue Errno::EIO
+        raise "the terminal hung up before #{pattern.inspect} came; got #{got.inspect}"
+      end
+      if chunk == :wait_readable
+        left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        raise "no #{pattern.inspect} in #{timeout} s; got #{got.inspect}" if left <= 0
+
+        IO.select([master], nil, nil, left)
+      else
+        got << chunk
+      end
+    end
+    got
+  end
+
+  # Everything the master gives until the child's hang-up (Errno::EIO), within timeout seconds.
+  def read_to_hangup(master, timeout: 10)
+    got = String.new(encoding: Encoding::BINARY)
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
+    loop do
+      chunk = master.read_nonblock(65_536, exception: false)
+      if chunk == :wait_readable
+        left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        raise "no hang-up in #{timeout} s; got #{got.inspect}" if left <= 0
+
+        IO.select([master], nil, nil, left)
+      else
+        got << chunk
+      end
+    end
+  rescue Errno::EIO
+    got
+  end
+
+  # Waits for pid, at most timeout seconds, and returns its status (nil if it did not end).
+  def wait_for(pid, timeout: 10)
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
+    loop do
+      return $? if Process.waitpid(pid, Process::WNOHANG)
+      return nil if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+
+      sleep 0.01
+    end
+  end
+end
+
+RSpec.configure { |c| c.include TerminalReading }
