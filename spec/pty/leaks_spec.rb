@@ -26,15 +26,19 @@ RSpec.describe 'POSIX::Spawn.pty_spawn leaks' do
     end
   }.freeze
 
+  # IO.select (in read_to_hangup) takes a Java NIO selector, an epoll and an eventfd, from JRuby's pool,
+  # which opens more as it sees fit and keeps them; the gem itself never makes either.
+  JRUBY_SELECTOR = /\Aanon_inode:\[(eventpoll|eventfd)\]\z/
+
   def run_all(runs)
-    # One of each first: IO.select makes JRuby open its selector (epoll, eventfd) once, and keep it.
-    KINDS.each_value { |kind| kind.call(self) }
+    KINDS.each_value { |kind| kind.call(self) } # one of each first, for what JRuby opens once
     before_fds = ProcessResources.open_descriptors
     before_children = ProcessResources.children
     used = []
     runs.times { |i| used << KINDS.values[i % KINDS.size].call(self) }
     finished = Time.now
-    expect(ProcessResources.settled_descriptor_changes(before_fds)[:opened]).to eq({})
+    opened = ProcessResources.settled_descriptor_changes(before_fds)[:opened]
+    expect(opened.reject { |_, target| target.match?(JRUBY_SELECTOR) }).to eq({})
     expect(ProcessResources.children).to eq(before_children)
     # An entry still there is ours unless another process made it anew after the runs ended.
     left = used.uniq.select { |path| File.exist?(path) && File.stat(path).ctime <= finished }

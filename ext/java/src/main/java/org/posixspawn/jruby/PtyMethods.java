@@ -28,14 +28,14 @@ public final class PtyMethods {
     @JRubyMethod(module = true)
     public static IRubyObject pty_open(ThreadContext context, IRubyObject self, IRubyObject openSlave) {
         Ruby runtime = context.runtime;
-        Pty.Terminal terminal = NativeMethods.start(runtime, Pty::open);
+        Pty.Terminal terminal = NativeMethods.start(context, Pty::open);
         IRubyObject slave = context.nil;
         if (openSlave.isTrue()) {
             try {
                 slave = RubyFixnum.newFixnum(runtime, Pty.openSlave(terminal.slavePath));
             } catch (SpawnFailure failure) {
                 Native.libc.close(terminal.master);
-                throw NativeMethods.toRuby(runtime, failure);
+                throw NativeMethods.toRuby(context, failure);
             }
         }
         return RubyArray.newArray(runtime, RubyFixnum.newFixnum(runtime, terminal.master), slave, path(runtime, terminal.slavePath));
@@ -56,19 +56,19 @@ public final class PtyMethods {
         SpawnPlan withTerminal = plan.withControllingTerminal(slavePath);
         if (!args[2].isNil()) {
             int rows = RubyNumeric.num2int(args[2]), cols = RubyNumeric.num2int(args[3]);
-            NativeMethods.start(runtime, () -> {
+            NativeMethods.start(context, () -> {
                 Pty.setWindowSize(master, rows, cols);
                 return null;
             });
         }
-        return RubyFixnum.newFixnum(runtime, NativeMethods.start(runtime, () -> Spawner.spawn(withTerminal)));
+        return RubyFixnum.newFixnum(runtime, NativeMethods.start(context, () -> Spawner.spawn(withTerminal)));
     }
 
     /** Native.pty_dup(fd) -> a close-on-exec copy of fd. */
     @JRubyMethod(module = true)
     public static IRubyObject pty_dup(ThreadContext context, IRubyObject self, IRubyObject fd) {
         int original = RubyNumeric.num2int(fd);
-        return RubyFixnum.newFixnum(context.runtime, NativeMethods.start(context.runtime, () -> Pty.dupCloexec(original)));
+        return RubyFixnum.newFixnum(context.runtime, NativeMethods.start(context, () -> Pty.dupCloexec(original)));
     }
 
     /** Native.pty_close(fd): for a descriptor no IO owns yet. */
@@ -82,7 +82,7 @@ public final class PtyMethods {
     @JRubyMethod(module = true)
     public static IRubyObject pty_winsize(ThreadContext context, IRubyObject self, IRubyObject fd, IRubyObject rows, IRubyObject cols) {
         int master = RubyNumeric.num2int(fd), r = RubyNumeric.num2int(rows), c = RubyNumeric.num2int(cols);
-        NativeMethods.start(context.runtime, () -> {
+        NativeMethods.start(context, () -> {
             Pty.setWindowSize(master, r, c);
             return null;
         });
