@@ -114,18 +114,18 @@ RSpec.describe 'POSIX::Spawn.pty_spawn' do
 
   describe 'with a block' do
     it "closes both IOs and waits ($? set), returning the block's value; no zombie" do
-      before = zombie_children
+      before = ProcessResources.children
       ios = nil
       value = POSIX::Spawn.pty_spawn('sh', '-c', 'read x; exit 3') do |reader, writer, pid|
         ios = [reader, writer]
         writer.puts 'go'
-        read_until(reader, "go\r\n")
+        expect(read_to_hangup(reader)).to eq("go\r\n") # the echo; the hang-up comes once it has exited
         pid
       end
       expect(ios.map(&:closed?)).to eq([true, true])
       expect($?.pid).to eq(value)
       expect($?.exitstatus).to eq(3)
-      expect(zombie_children).to eq(before)
+      expect(ProcessResources.children).to eq(before)
     end
 
     it 'ends a child still running by hanging up its terminal' do
@@ -199,12 +199,8 @@ RSpec.describe 'POSIX::Spawn.pty_spawn' do
   end
 
   describe 'errors, raised in the parent with nothing left open' do
-    def expect_clean(error, message)
-      before = ProcessResources.open_descriptors
-      children = ProcessResources.children
-      expect { yield }.to raise_error(error, message)
-      expect(ProcessResources.settled_descriptor_changes(before)[:opened]).to eq({})
-      expect(ProcessResources.children).to eq(children)
+    def expect_clean(error, message, &call)
+      expect { expect(&call).to raise_error(error, message) }.not_to leak(:descriptors, :children)
     end
 
     it 'names a missing program' do
