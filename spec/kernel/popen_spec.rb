@@ -110,6 +110,17 @@ RSpec.describe 'IO.popen with the drop-in' do
     expect { IO.popen('true', external_encoding: 'UTF-16LE') }.to raise_error(ArgumentError, 'ASCII incompatible encoding needs binmode')
   end
 
+  it 'reads to the end as IO#read does: after buffered reads, into an outbuf, a large output, in the IO\'s encoding' do
+    expect(IO.popen("printf 'a\\nb'") { |io| [io.gets, io.read] }).to eq(["a\n", 'b']) # MRI: ["a\n", "b"]
+    buf = +'old'
+    expect(IO.popen('echo x') { |io| io.read(nil, buf).equal?(buf) }).to be(true)
+    expect(buf).to eq("x\n")
+    big = IO.popen(['head', '-c', (3 << 20).to_s, '/dev/zero'], &:read)
+    expect([big.bytesize, big.encoding, big.count("\0")]).to eq([3 << 20, Encoding.default_external, 3 << 20])
+    expect(IO.popen('echo x', 'rb', &:read).encoding).to eq(Encoding::BINARY)
+    expect(IO.popen('echo abc') { |io| io.read(2) }).to eq('ab')
+  end
+
   it 'returns an instance of the subclass it is called on (MRI: SubIO)' do
     subclass = Class.new(IO)
     expect(subclass.popen('true') { |io| io.class }).to eq(subclass)

@@ -1,4 +1,5 @@
 require 'posix/spawn/kernel'
+require 'posix/spawn/kernel/popen'
 
 module POSIX
   module Spawn
@@ -22,11 +23,11 @@ module POSIX
         def `(command)
           command = '' + command # MRI's StringValue: TypeError unless a String (or to_str)
           reader, writer = IO.pipe
+          POSIX::Spawn::Native.enlarge_pipe(reader)
           begin
             pid = POSIX::Spawn::Native.spawn(command, out: writer) # one that cannot start sets $? to exit 127
             writer.close
-            reader.binmode
-            output = reader.read
+            output = Popen.read_all(reader)
           ensure
             writer.close unless writer.closed?
             reader.close

@@ -13,7 +13,7 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
         nativeModule.defineAnnotatedMethods(NativeMethods.class);
         nativeModule.defineAnnotatedMethods(ChildMethods.class);
         nativeModule.defineAnnotatedMethods(DescriptorMethods.class);
-        nativeModule.defineAnnotatedMethods(DuplexMethods.class);
+        nativeModule.defineAnnotatedMethods(PopenMethods.class);
         nativeModule.defineAnnotatedMethods(PtyMethods.class);
         return true;
     }
