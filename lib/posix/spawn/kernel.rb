@@ -118,5 +118,6 @@ require 'posix/spawn/kernel/process'
 require 'posix/spawn/kernel/popen'
 require 'posix/spawn/kernel/pipe_open'
 require 'posix/spawn/kernel/open3'
+require 'posix/spawn/kernel/pty'
 
 POSIX::Spawn::Kernel.install
