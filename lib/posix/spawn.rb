@@ -54,8 +54,17 @@ module POSIX
     # Returns the new child's pid: use Process.wait, wait2, waitpid, detach, kill as usual.
     # Raises ArgumentError or TypeError for bad arguments, Errno::* naming the program (or the :chdir
     # directory, or the redirect path) when the child cannot start.
+    #
+    # With `detach: true` the child is nobody's to wait for: the gem's reaper thread reaps it as soon as it
+    # ends (no zombie, no thread of its own, unlike Process.detach).
     def spawn(*args)
-      Native.spawn(*args)
+      options = args.last
+      return Native.spawn(*args) unless args.size > 1 && options.is_a?(Hash) && options.key?(:detach)
+
+      options = options.dup
+      detach = Handle.send(:boolean_option, :detach, options.delete(:detach))
+      args = args[0...-1] + (options.empty? ? [] : [options])
+      detach ? Native.spawn_detached(*args) : Native.spawn(*args)
     end
 
     # Same as #spawn: the name the MRI posix-spawn gem uses for its posix_spawn backend.
@@ -153,3 +162,4 @@ end
 require 'posix/spawn/child'
 require 'posix/spawn/io'
 require 'posix/spawn/pty'
+require 'posix/spawn/handle'

@@ -15,6 +15,7 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
         nativeModule.defineAnnotatedMethods(DescriptorMethods.class);
         nativeModule.defineAnnotatedMethods(PopenMethods.class);
         nativeModule.defineAnnotatedMethods(PtyMethods.class);
+        Handle.define(runtime, spawn, nativeModule);
         return true;
     }
 }

@@ -1,0 +1,207 @@
+package org.posixspawn.jruby;
+
+import org.jruby.Ruby;
+import org.jruby.RubyClass;
+import org.jruby.RubyFixnum;
+import org.jruby.RubyModule;
+import org.jruby.RubyNumeric;
+import org.jruby.RubyObject;
+import org.jruby.RubyProcess;
+import org.jruby.RubyThread;
+import org.jruby.anno.JRubyMethod;
+import org.jruby.exceptions.RaiseException;
+import org.jruby.runtime.Block;
+import org.jruby.runtime.ThreadContext;
+import org.jruby.runtime.builtin.IRubyObject;
+import org.posixspawn.jruby.os.Native;
+import org.posixspawn.jruby.os.OwnedChild;
+import org.posixspawn.jruby.os.Reaper;
+import org.posixspawn.jruby.os.Spawner;
+import org.posixspawn.jruby.plan.SpawnArguments;
+import org.posixspawn.jruby.plan.SpawnPlan;
+
+/**
+ * POSIX::Spawn::Handle's core (lib/posix/spawn/handle.rb adds the rest): a child owned by the {@link Reaper},
+ * its status once it has ended, and waits for that which any number of threads may do at once, each
+ * interruptible (Thread#raise, Thread#kill, Timeout).
+ */
+public final class Handle extends RubyObject {
+    private static final long serialVersionUID = 1L;
+
+    private final transient OwnedChild child;
+    private IRubyObject status; // the Process::Status, made once
+
+    private Handle(Ruby runtime, RubyClass type, OwnedChild child) {
+        super(runtime, type);
+        this.child = child;
+    }
+
+    static void define(Ruby runtime, RubyModule spawn, RubyModule nativeModule) {
+        RubyClass type = spawn.defineClassUnder("Handle", runtime.getObject(), org.jruby.runtime.ObjectAllocator.NOT_ALLOCATABLE_ALLOCATOR);
+        type.defineAnnotatedMethods(Handle.class);
+        nativeModule.defineAnnotatedMethods(Starts.class);
+    }
+
+    private static RubyClass handleClass(Ruby runtime) {
+        return (RubyClass) ((RubyModule) runtime.getModule("POSIX").getConstantAt("Spawn")).getConstantAt("Handle");
+    }
+
+    /** The Native functions that give children to the reaper. */
+    public static final class Starts {
+        private Starts() {}
+
+        /** Native.start_handle(kill_on_exit, [env,] command... [,options]) -> Handle. */
+        @JRubyMethod(module = true, required = 1, rest = true)
+        public static IRubyObject start_handle(ThreadContext context, IRubyObject self, IRubyObject[] args) {
+            Ruby runtime = context.runtime;
+            boolean killOnExit = args[0].isTrue();
+            SpawnPlan plan = SpawnArguments.parse(context, java.util.Arrays.copyOfRange(args, 1, args.length));
+            long pid = NativeMethods.start(context, () -> Spawner.spawn(plan));
+            OwnedChild child = Reaper.adopt(pid, plan.pgroup == 0, killOnExit);
+            Handle handle = new Handle(runtime, handleClass(runtime), child);
+            child.attachment = handle;
+            return handle;
+        }
+
+        /** Native.spawn_detached([env,] command... [,options]) -> pid: a child the reaper reaps as it ends, for nobody. */
+        @JRubyMethod(module = true, rest = true)
+        public static IRubyObject spawn_detached(ThreadContext context, IRubyObject self, IRubyObject[] args) {
+            SpawnPlan plan = SpawnArguments.parse(context, args);
+            long pid = NativeMethods.start(context, () -> Spawner.spawn(plan));
+            Reaper.adopt(pid, plan.pgroup == 0, false);
+            return RubyFixnum.newFixnum(context.runtime, pid);
+        }
+
+        /** Native.handle_of(pid) -> the Handle owning that running child, or nil. */
+        @JRubyMethod(module = true)
+        public static IRubyObject handle_of(ThreadContext context, IRubyObject self, IRubyObject pid) {
+            OwnedChild child = pid instanceof RubyFixnum ? Reaper.owned(((RubyFixnum) pid).getLongValue()) : null;
+            Object handle = child == null ? null : child.attachment;
+            return handle instanceof Handle && ((Handle) handle).getRuntime() == context.runtime ? (Handle) handle : context.nil;
+        }
+
+        /** Native.last_reaper_route -> :pidfd or :waitpid_poll: how the reaper watches this thread's last started child. */
+        @JRubyMethod(module = true)
+        public static IRubyObject last_reaper_route(ThreadContext context, IRubyObject self) {
+            Reaper.Route route = Reaper.Route.last();
+            return route == null ? context.nil : context.runtime.newSymbol(route.name().toLowerCase());
+        }
+
+        /** Native.reaper_owned_count -> children the reaper holds that have not ended (for leak checks). */
+        @JRubyMethod(module = true)
+        public static IRubyObject reaper_owned_count(ThreadContext context, IRubyObject self) {
+            return RubyFixnum.newFixnum(context.runtime, Reaper.ownedCount());
+        }
+    }
+
+    @JRubyMethod
+    public IRubyObject pid(ThreadContext context) {
+        return RubyFixnum.newFixnum(context.runtime, child.pid);
+    }
+
+    /** How the reaper learns of this child's end: :pidfd or :waitpid_poll. */
+    @JRubyMethod
+    public IRubyObject route(ThreadContext context) {
+        return context.runtime.newSymbol(child.route().name().toLowerCase());
+    }
+
+    /** The Process::Status once the child has ended, else nil. */
+    @JRubyMethod
+    public IRubyObject status(ThreadContext context) {
+        return child.ended() && !child.lost() ? statusObject(context) : context.nil;
+    }
+
+    @JRubyMethod(name = "alive?")
+    public IRubyObject alive_p(ThreadContext context) {
+        return context.runtime.newBoolean(!child.ended());
+    }
+
+    /** Whether the child leads a process group of its own (:pgroup => true, :setsid), which signals may go to. */
+    @JRubyMethod(name = "leads_group?")
+    public IRubyObject leads_group_p(ThreadContext context) {
+        return context.runtime.newBoolean(child.leadsGroup);
+    }
+
+    /**
+     * __wait(seconds or nil) -> Process::Status, or nil if the time ran out first; $? is set in this thread.
+     * Raises Errno::ECHILD when someone else's wait took the child (Process.wait with no pid).
+     */
+    @JRubyMethod(name = "__wait")
+    public IRubyObject await(ThreadContext context, IRubyObject timeout) {
+        long deadline = Long.MAX_VALUE;
+        if (!timeout.isNil()) {
+            double seconds = Math.max(0, RubyNumeric.num2dbl(context, timeout));
+            deadline = System.nanoTime() + (long) Math.min(seconds * 1e9, Long.MAX_VALUE / 4);
+        }
+        AwaitEnd task = new AwaitEnd(deadline);
+        while (!child.ended()) {
+            if (System.nanoTime() - deadline >= 0) return context.nil;
+            try {
+                context.getThread().executeTask(context, child, task);
+            } catch (InterruptedException e) {
+                // woken by Thread#raise or #kill: delivered just below
+            }
+            context.pollThreadEvents();
+        }
+        if (child.lost()) throw context.runtime.newErrnoFromInt(Native.ECHILD, "pid " + child.pid + " was reaped by another wait");
+        IRubyObject result = statusObject(context);
+        context.setLastExitStatus(result);
+        return result;
+    }
+
+    /** __signal(number, group) -> true if sent, false if the child has already ended. */
+    @JRubyMethod(name = "__signal")
+    public IRubyObject signal(ThreadContext context, IRubyObject number, IRubyObject group) {
+        try {
+            return context.runtime.newBoolean(child.signal(RubyNumeric.num2int(number), group.isTrue()));
+        } catch (OwnedChild.SignalFailure e) {
+            throw context.runtime.newErrnoFromInt(e.errno, "signal " + number + " to pid " + child.pid);
+        }
+    }
+
+    /** __on_exit { |status| } : the block runs on the reaper's thread when the child ends, or here at once if it has. */
+    @JRubyMethod(name = "__on_exit")
+    public IRubyObject on_exit(ThreadContext context, Block block) {
+        if (!block.isGiven()) throw context.runtime.newArgumentError("on_exit needs a block");
+        Ruby runtime = context.runtime;
+        boolean later = child.onExitLater(ended -> {
+            ThreadContext reaperContext = runtime.getCurrentContext();
+            try {
+                block.call(reaperContext, status(reaperContext));
+            } catch (RaiseException e) {
+                IRubyObject error = e.getException();
+                runtime.getGlobalVariables().get("$stderr").callMethod(reaperContext, "puts",
+                        runtime.newString("posix-spawn: the on_exit callback for pid " + child.pid + " raised "
+                                + error.getMetaClass().getName() + ": " + error.callMethod(reaperContext, "message")));
+            }
+        });
+        if (!later) block.call(context, status(context));
+        return this;
+    }
+
+    private IRubyObject statusObject(ThreadContext context) {
+        synchronized (this) {
+            if (status == null) status = RubyProcess.RubyStatus.newProcessStatus(context.runtime, child.rawStatus(), child.pid);
+            return status;
+        }
+    }
+
+    /** Waits for the end in executeTask, where Thread#raise and #kill interrupt it. */
+    private static final class AwaitEnd implements RubyThread.Task<OwnedChild, Boolean> {
+        private final long deadline;
+
+        AwaitEnd(long deadline) {
+            this.deadline = deadline;
+        }
+
+        @Override
+        public Boolean run(ThreadContext context, OwnedChild child) throws InterruptedException {
+            return child.awaitEnd(deadline);
+        }
+
+        @Override
+        public void wakeup(RubyThread thread, OwnedChild child) {
+            thread.getNativeThread().interrupt();
+        }
+    }
+}

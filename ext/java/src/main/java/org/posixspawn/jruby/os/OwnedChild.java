@@ -1,0 +1,139 @@
+package org.posixspawn.jruby.os;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import jnr.constants.platform.Errno;
+import jnr.ffi.Pointer;
+
+/**
+ * A child given to the {@link Reaper}: its pid, the pidfd the reaper waits on (or none: then the reaper asks
+ * waitpid), and, once it has ended, its wait status. Only the reaper reaps it, under this object's lock, so
+ * while {@link #ended} is false the pid is still this child's (a zombie keeps it) and may be signalled.
+ */
+public final class OwnedChild {
+    public final long pid;
+    /** Signal the child's process group (it leads one: :pgroup or :setsid) where a group is asked for. */
+    public final boolean leadsGroup;
+    final boolean killOnExit;
+    private final boolean pidfdRoute;
+    private int pidfd; // -1 once reaped, or on the waitpid route
+    private boolean ended, lost;
+    private int rawStatus = -1;
+    private List<Consumer<OwnedChild>> listeners = new ArrayList<>();
+    /** What the caller ties to this child (the Ruby Handle). */
+    public volatile Object attachment;
+
+    OwnedChild(long pid, int pidfd, boolean leadsGroup, boolean killOnExit) {
+        this.pid = pid;
+        this.pidfd = pidfd;
+        this.pidfdRoute = pidfd >= 0;
+        this.leadsGroup = leadsGroup;
+        this.killOnExit = killOnExit;
+    }
+
+    /** How the reaper learns of this child's end. */
+    public Reaper.Route route() {
+        return pidfdRoute ? Reaper.Route.PIDFD : Reaper.Route.WAITPID_POLL;
+    }
+
+    public synchronized boolean ended() {
+        return ended;
+    }
+
+    /** Ended, but reaped by someone else's wait (Process.wait with no pid): the status is unknown. */
+    public synchronized boolean lost() {
+        return lost;
+    }
+
+    /** The wait status (as waitpid gives it) once ended, else -1 (also when {@link #lost}). */
+    public synchronized int rawStatus() {
+        return rawStatus;
+    }
+
+    /** Waits until the child has ended (true) or System.nanoTime() passes {@code deadline} (false); interruptible. */
+    public synchronized boolean awaitEnd(long deadline) throws InterruptedException {
+        while (!ended) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) return false;
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
+    }
+
+    /**
+     * Sends {@code signal} to the child (or, with {@code group} and {@link #leadsGroup}, to its group); false when
+     * it has already ended. Through the pidfd where there is one, so a pid reused by another process is never
+     * reached; an exited child not yet reaped counts as ended.
+     */
+    public synchronized boolean signal(int signal, boolean group) {
+        if (ended) return false;
+        if (pidfd >= 0 && Reaper.readable(pidfd)) return false;
+        long r;
+        int errno;
+        if (group && leadsGroup) {
+            r = Native.libc.kill(-pid, signal); // the unreaped leader holds the group's id: no other group can have it
+            errno = r < 0 ? Native.errno() : 0;
+        } else if (pidfd >= 0) {
+            r = LinuxCalls.Bound.LINUX.syscall(LinuxCalls.PIDFD_SEND_SIGNAL, pidfd, signal, 0, 0);
+            errno = r < 0 ? LinuxCalls.Bound.errno() : 0;
+        } else {
+            r = Native.libc.kill(pid, signal);
+            errno = r < 0 ? Native.errno() : 0;
+        }
+        if (r == 0) return true;
+        if (errno == Errno.ESRCH.intValue()) return false;
+        throw new SignalFailure(errno);
+    }
+
+    /** A signal refused for another reason than the child being gone (EINVAL: no such signal; EPERM). */
+    public static final class SignalFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        public final int errno;
+
+        SignalFailure(int errno) {
+            super(Errno.valueOf(errno).description(), null, false, false);
+            this.errno = errno;
+        }
+    }
+
+    /**
+     * Has {@code listener} called on the reaper's thread once the child has ended (true), unless it already has
+     * (false: nothing is registered, the caller acts itself). The reaper reports what a listener throws.
+     */
+    public synchronized boolean onExitLater(Consumer<OwnedChild> listener) {
+        if (ended) return false;
+        listeners.add(listener);
+        return true;
+    }
+
+    /** The reaper's check: reaps the child if it has exited, returning whether it has ended. Reaper thread only. */
+    boolean reapIfExited(Pointer status) {
+        List<Consumer<OwnedChild>> toCall;
+        synchronized (this) {
+            long r = Native.libc.waitpid(pid, status, Reaper.WNOHANG);
+            if (r == pid) {
+                rawStatus = status.getInt(0);
+            } else if (r < 0 && Native.errno() == Native.ECHILD) {
+                lost = true;
+            } else {
+                return false; // still running (or EINTR: asked again next time)
+            }
+            ended = true;
+            if (pidfd >= 0) Native.libc.close(pidfd); // leaves the epoll set with it
+            pidfd = -1;
+            Reaper.forget(this); // before anyone learns of the end: a Process.wait after it gets ECHILD
+            toCall = listeners;
+            listeners = null;
+            notifyAll();
+        }
+        for (Consumer<OwnedChild> listener : toCall) Reaper.callSafely(listener, this);
+        return true;
+    }
+
+    int pidfd() {
+        return pidfd;
+    }
+}

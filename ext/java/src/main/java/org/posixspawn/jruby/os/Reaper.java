@@ -1,0 +1,211 @@
+package org.posixspawn.jruby.os;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+import jnr.constants.platform.Errno;
+import jnr.ffi.Pointer;
+
+/**
+ * One thread per JVM, started on first use, that reaps every child given to it ({@link #adopt}) as soon as it
+ * ends: it waits on all their pidfds at once with epoll (Linux 5.3+), and asks waitpid(WNOHANG) every
+ * {@link #POLL_MILLIS} ms for those without one (no pidfd_open, or it failed). It reaps nothing else: children
+ * of a plain spawn stay their caller's. 10,000 children cost this one thread and a pidfd each.
+ * <p>
+ * Children adopted with kill-on-exit get TERM, then KILL after {@link Capture#GRACE_NANOS}, when the JVM exits.
+ */
+public final class Reaper {
+    /** How the reaper learns of a child's end; per child, and recorded per thread so tests can see which ran. */
+    public enum Route {
+        PIDFD, WAITPID_POLL;
+
+        private static final ThreadLocal<Route> LAST = new ThreadLocal<>();
+
+        /** The route of the last child this thread gave the reaper, or null. */
+        public static Route last() {
+            return LAST.get();
+        }
+    }
+
+    /** How often children without a pidfd are asked about. */
+    public static final int POLL_MILLIS = 10;
+    static final int WNOHANG = 1;
+    private static final int MAX_EVENTS = 256;
+    private static final short POLLIN = 0x1;
+
+    private static final Map<Long, OwnedChild> OWNED = new ConcurrentHashMap<>();
+    private static final Map<Integer, OwnedChild> BY_PIDFD = new ConcurrentHashMap<>();
+    private static final Set<OwnedChild> POLLED = ConcurrentHashMap.newKeySet();
+    private static final Set<OwnedChild> KILL_ON_EXIT = ConcurrentHashMap.newKeySet();
+    private static Reaper instance;
+
+    private final int epoll; // -1 where there is no epoll (not Linux): only the waitpid route
+    private final int wakeRead, wakeWrite;
+
+    private Reaper() {
+        try (NativeBlock mem = new NativeBlock(NativeBlock.align(8))) {
+            Pointer pair = mem.reserve(8);
+            if (Native.libc.pipe2(pair, Native.O_CLOEXEC | Native.O_NONBLOCK) != 0) {
+                throw new IllegalStateException("pipe2: " + Errno.valueOf(Native.errno()));
+            }
+            wakeRead = pair.getInt(0);
+            wakeWrite = pair.getInt(4);
+        }
+        if (Native.LINUX) {
+            epoll = LinuxCalls.Bound.LINUX.epoll_create1(LinuxCalls.EPOLL_CLOEXEC);
+            if (epoll < 0) throw new IllegalStateException("epoll_create1: " + Errno.valueOf(LinuxCalls.Bound.errno()));
+            watch(wakeRead);
+        } else {
+            epoll = -1;
+        }
+        Thread thread = new Thread(this::loop, "posix-spawn-reaper");
+        thread.setDaemon(true);
+        thread.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(Reaper::killOnExit, "posix-spawn-kill-on-exit"));
+    }
+
+    private static synchronized Reaper instance() {
+        if (instance == null) instance = new Reaper();
+        return instance;
+    }
+
+    /**
+     * Gives the reaper the caller's child {@code pid}, which nobody else may wait for from now on.
+     *
+     * @param leadsGroup the child leads a process group of its own (signals may go to the group)
+     * @param killOnExit TERM, then KILL, when the JVM exits
+     */
+    public static OwnedChild adopt(long pid, boolean leadsGroup, boolean killOnExit) {
+        Reaper reaper = instance();
+        int pidfd = Features.pidfdOpen() ? (int) LinuxCalls.Bound.LINUX.syscall(LinuxCalls.PIDFD_OPEN, pid, 0, 0, 0) : -1;
+        OwnedChild child = new OwnedChild(pid, pidfd, leadsGroup, killOnExit);
+        OWNED.put(pid, child);
+        if (killOnExit) KILL_ON_EXIT.add(child);
+        if (pidfd >= 0) {
+            BY_PIDFD.put(pidfd, child);
+            reaper.watch(pidfd); // the reaper's epoll_wait sees it at once, even when it has already exited
+        } else {
+            POLLED.add(child);
+            reaper.wake(); // a blocked epoll_wait would not look at it otherwise
+        }
+        Route.LAST.set(child.route());
+        return child;
+    }
+
+    /** The child of {@code pid} the reaper owns and has not yet seen end, or null. */
+    public static OwnedChild owned(long pid) {
+        return OWNED.get(pid);
+    }
+
+    /** Children the reaper owns that have not yet ended (tests' view of what it holds). */
+    public static int ownedCount() {
+        return OWNED.size();
+    }
+
+    private void watch(int fd) {
+        try (NativeBlock mem = new NativeBlock(NativeBlock.align(16))) {
+            Pointer event = mem.reserve(16);
+            event.putInt(0, LinuxCalls.EPOLLIN);
+            event.putLong(LinuxCalls.EVENT_DATA, fd);
+            if (LinuxCalls.Bound.LINUX.epoll_ctl(epoll, LinuxCalls.EPOLL_CTL_ADD, fd, event) != 0) {
+                throw new IllegalStateException("epoll_ctl: " + Errno.valueOf(LinuxCalls.Bound.errno()));
+            }
+        }
+    }
+
+    private void wake() {
+        try (NativeBlock one = new NativeBlock(NativeBlock.align(1))) {
+            Native.libc.write(wakeWrite, one.reserve(1), 1); // a full pipe (EAGAIN) is woken already
+        }
+    }
+
+    private void loop() {
+        Pointer events = Native.allocate((long) MAX_EVENTS * LinuxCalls.EVENT_SIZE);
+        Pointer status = Native.allocate(8);
+        Pointer sink = Native.allocate(64);
+        while (true) {
+            int timeout = POLLED.isEmpty() ? -1 : POLL_MILLIS;
+            int n = epoll >= 0
+                    ? LinuxCalls.Bound.LINUX.epoll_wait(epoll, events, MAX_EVENTS, timeout)
+                    : waitForWakeup(timeout);
+            for (int i = 0; i < n; i++) {
+                int fd = (int) events.getLong((long) i * LinuxCalls.EVENT_SIZE + LinuxCalls.EVENT_DATA);
+                if (fd == wakeRead) {
+                    while (Native.libc.read(wakeRead, sink, 64) > 0) { /* drained */ }
+                    continue;
+                }
+                OwnedChild child = BY_PIDFD.get(fd);
+                if (child != null && child.reapIfExited(status)) BY_PIDFD.remove(fd);
+            }
+            for (OwnedChild child : POLLED) {
+                if (child.reapIfExited(status)) POLLED.remove(child);
+            }
+        }
+    }
+
+    /** Without epoll: poll(2) on the wake-up pipe alone. */
+    private int waitForWakeup(int timeout) {
+        try (NativeBlock mem = new NativeBlock(NativeBlock.align(8))) {
+            Pointer pollfd = mem.reserve(8);
+            pollfd.putInt(0, wakeRead);
+            pollfd.putShort(4, POLLIN);
+            pollfd.putShort(6, (short) 0);
+            Native.libc.poll(pollfd, 1, timeout);
+            while (Native.libc.read(wakeRead, mem.reserve(8), 8) > 0) { /* drained */ }
+        }
+        return 0;
+    }
+
+    /** Called by {@link OwnedChild} once it has ended, on the reaper's thread. */
+    static void forget(OwnedChild child) {
+        OWNED.remove(child.pid, child);
+        KILL_ON_EXIT.remove(child);
+    }
+
+    /** Whether {@code fd} (a pidfd) is readable now: its process has exited. */
+    static boolean readable(int fd) {
+        try (NativeBlock mem = new NativeBlock(NativeBlock.align(8))) {
+            Pointer pollfd = mem.reserve(8);
+            pollfd.putInt(0, fd);
+            pollfd.putShort(4, POLLIN);
+            pollfd.putShort(6, (short) 0);
+            return Native.libc.poll(pollfd, 1, 0) > 0;
+        }
+    }
+
+    /** Runs an exit listener; what it throws is reported on stderr and never stops the reaper. */
+    static void callSafely(Consumer<OwnedChild> listener, OwnedChild child) {
+        try {
+            listener.accept(child);
+        } catch (Throwable t) {
+            System.err.println("posix-spawn: an exit callback for pid " + child.pid + " raised: " + t);
+        }
+    }
+
+    /** The shutdown hook: TERM to every kill-on-exit child, KILL to those still running after the grace period. */
+    private static void killOnExit() {
+        List<OwnedChild> running = new ArrayList<>(KILL_ON_EXIT);
+        for (OwnedChild c : running) signalQuietly(c, Native.SIGTERM);
+        long until = System.nanoTime() + Capture.GRACE_NANOS;
+        for (OwnedChild c : running) {
+            try {
+                c.awaitEnd(until);
+            } catch (InterruptedException e) {
+                break;
+            }
+        }
+        for (OwnedChild c : running) signalQuietly(c, Native.SIGKILL);
+    }
+
+    private static void signalQuietly(OwnedChild child, int signal) {
+        try {
+            child.signal(signal, true);
+        } catch (OwnedChild.SignalFailure e) {
+            // EPERM: nothing more a dying JVM can do about it
+        }
+    }
+}

@@ -1,0 +1,181 @@
+require 'posix/spawn'
+
+module POSIX
+  module Spawn
+    # Start a child and get a Handle on it: the middle ground between a bare pid (spawn) and a command run
+    # to completion (Child). Takes every argument and option of spawn, plus:
+    #
+    #   in: :pipe, out: :pipe, err: :pipe  The handle's stdin, stdout, stderr are the parent's ends of a
+    #                                      new pipe (binary IOs, close-on-exec); nil where not piped.
+    #   kill_on_exit: true                 When the JVM exits, the child gets TERM, then KILL a second later.
+    #
+    # The child belongs to the gem's reaper (one thread per JVM): do not wait for it yourself; use
+    # Handle#wait. Process.wait(handle.pid) while it runs waits through the handle and returns its status;
+    # once the handle has seen it end, it raises Errno::ECHILD as for any reaped child.
+    #
+    #   handle = POSIX::Spawn.start('sort', in: :pipe, out: :pipe)
+    #   out, _err = handle.communicate("b\na\n")   # => "a\nb\n"
+    #   handle.status                              # => #<Process::Status: pid 4242 exit 0>
+    def start(*args)
+      args = args.dup
+      options = args.size > 1 && args.last.respond_to?(:to_hash) ? args.pop.to_hash.dup : {}
+      kill_on_exit = Handle.send(:boolean_option, :kill_on_exit, options.delete(:kill_on_exit))
+      pipes = {}
+      begin
+        %i[in out err].each do |name|
+          next unless options[name] == :pipe
+
+          reader, writer = IO.pipe
+          pipes[name] = name == :in ? [writer, reader] : [reader, writer]
+          options[name] = pipes[name][1]
+        end
+        handle = Native.start_handle(kill_on_exit, *args, *([options] unless options.empty?))
+      rescue Exception
+        pipes.each_value { |ends| ends.each { |io| io.close unless io.closed? } }
+        raise
+      ensure
+        pipes.each_value { |(_, child_end)| child_end.close unless child_end.closed? }
+      end
+      handle.send(:parent_ends, pipes.transform_values(&:first))
+      handle
+    end
+
+    # A child started with POSIX::Spawn.start, owned by the gem's reaper thread, which reaps it as soon as
+    # it ends (one thread for every handle in the JVM: a pidfd each on Linux 5.3+, otherwise waitpid(WNOHANG)
+    # every 10 ms). Signals go through the pidfd, so a pid that has been reused is never signalled.
+    #
+    #   handle = POSIX::Spawn.start('server', '--port', '8080', kill_on_exit: true)
+    #   handle.on_exit { |status| warn "server ended: #{status.inspect}" }   # runs on the reaper thread
+    #   handle.alive?                     # => true
+    #   handle.wait(timeout: 5)           # => nil: still running after 5 seconds
+    #   handle.terminate(grace: 2)        # TERM, KILL if still running 2 s later; => the Process::Status
+    #   handle.signal(:HUP)               # => false: it has ended
+    class Handle
+      # The parent's end of the child's stdin (an IO to write), or nil when it was not piped.
+      attr_reader :stdin
+      # The parent's end of the child's stdout (an IO to read, binary), or nil.
+      attr_reader :stdout
+      # The parent's end of the child's stderr (an IO to read, binary), or nil.
+      attr_reader :stderr
+
+      # Waits for the child to end and returns its Process::Status (also in $?, in this thread), or nil if
+      # `timeout` seconds pass first. Any number of threads may wait at once; Thread#raise, Thread#kill and
+      # Timeout.timeout interrupt a wait. Raises Errno::ECHILD if a wait for any child (Process.wait with no
+      # pid) took it.
+      def wait(timeout: nil)
+        __wait(Handle.send(:seconds_option, :timeout, timeout))
+      end
+
+      # Sends the signal (a name such as :TERM or 'SIGTERM', or a number) to the child. Returns true when
+      # it was sent, false when the child has already ended. Through the pidfd where there is one, so a
+      # reused pid never gets it.
+      def signal(sig)
+        __signal(Handle.send(:signal_number, sig), false)
+      end
+
+      # TERM, then KILL when the child is still running `grace` seconds later; to its whole process group
+      # when it was started with `pgroup: true`. Waits for the end and returns the Process::Status.
+      def terminate(grace: 1.0)
+        grace = Handle.send(:seconds_option, :grace, grace) or raise TypeError, 'grace option must be a number of seconds, not nil'
+        __signal(Signal.list.fetch('TERM'), true)
+        wait(timeout: grace) || (__signal(Signal.list.fetch('KILL'), true) && false) || wait
+      end
+
+      # Calls the block with the Process::Status once the child has ended: on the reaper thread, or at once
+      # (on this thread) if it already has. Each block runs once. An exception raised by a block on the
+      # reaper thread is reported on $stderr and stops nothing; a block should not block (it holds up the
+      # reaping of every other child meanwhile). Returns the handle.
+      def on_exit(&block)
+        __on_exit(&block)
+      end
+
+      def inspect
+        state = status ? status.inspect.sub(/\A#<Process::Status: pid \d+ /, '').chomp('>') : (alive? ? 'running' : 'ended')
+        "#<#{self.class} pid #{pid} #{state}>"
+      end
+
+      class << self
+        private
+
+        # A real number of seconds (negative is none left), nil for no limit.
+        def seconds_option(name, value)
+          return if value.nil?
+          raise TypeError, "#{name} option must be a number of seconds, not #{value.class}" unless value.is_a?(Numeric) && value.real?
+          raise ArgumentError, "#{name} option must be a number of seconds, not NaN" if value.to_f.nan?
+
+          value
+        end
+
+        # Process.spawn's rule for its boolean options, and its words.
+        def boolean_option(name, value)
+          return false if value.nil?
+          raise ArgumentError, "expected true or false as #{name}: #{value}" unless value == true || value == false
+
+          value
+        end
+
+        # Process.kill's reading of a signal: a number, or a name with or without SIG, as a Symbol or String.
+        def signal_number(sig)
+          case sig
+          when Integer
+            raise ArgumentError, "invalid signal number (#{sig})" if sig.negative?
+
+            sig
+          when Symbol, String
+            name = sig.to_s
+            Signal.list[name.delete_prefix('SIG')] or raise ArgumentError, "unsupported signal `SIG#{name.delete_prefix('SIG')}'"
+          else
+            raise ArgumentError, "bad signal type #{sig.class}"
+          end
+        end
+      end
+
+      private
+
+      def parent_ends(ends)
+        @stdin, @stdout, @stderr = ends.values_at(:in, :out, :err)
+        [@stdin, @stdout, @stderr].compact.each(&:binmode)
+        @stdin.sync = true if @stdin
+      end
+    end
+
+    # Process.wait and its kin, for a pid a Handle owns, wait through the handle: the reaper reaps the
+    # child, and the program's wait returns what the handle saw (or Errno::ECHILD once it has ended),
+    # never racing the reaper for it. Every other pid goes to Process's own method untouched.
+    module HandleAwareWait
+      def wait(pid = -1, flags = 0)
+        handle = Native.handle_of(pid) or return super
+        pid if HandleAwareWait.status_of(handle, flags)
+      end
+
+      def waitpid(pid = -1, flags = 0)
+        handle = Native.handle_of(pid) or return super
+        pid if HandleAwareWait.status_of(handle, flags)
+      end
+
+      def wait2(pid = -1, flags = 0)
+        handle = Native.handle_of(pid) or return super
+        status = HandleAwareWait.status_of(handle, flags)
+        [pid, status] if status
+      end
+
+      def waitpid2(pid = -1, flags = 0)
+        handle = Native.handle_of(pid) or return super
+        status = HandleAwareWait.status_of(handle, flags)
+        [pid, status] if status
+      end
+
+      def detach(pid)
+        handle = Native.handle_of(pid) or return super
+        waiter = Thread.new { handle.wait }
+        waiter.define_singleton_method(:pid) { pid }
+        waiter
+      end
+
+      def self.status_of(handle, flags)
+        handle.wait(timeout: (flags & Process::WNOHANG).zero? ? nil : 0)
+      end
+    end
+    Process.singleton_class.prepend(HandleAwareWait)
+  end
+end

@@ -1,0 +1,66 @@
+require 'spec_helper'
+require_relative 'behaviour'
+
+RSpec.describe POSIX::Spawn::Handle do
+  context 'with the reaper waiting on pidfds' do
+    include_examples 'handle behaviour', :pidfd
+  end
+
+  context 'without pidfd_open (the reaper polling waitpid)' do
+    around do |example|
+      POSIX::Spawn::Native.pretend_missing('pidfd_open', true)
+      example.run
+    ensure
+      POSIX::Spawn::Native.pretend_missing('pidfd_open', false)
+    end
+
+    include_examples 'handle behaviour', :waitpid_poll
+  end
+
+  describe 'bad input' do
+    it 'names the culprit, and starts nothing' do
+      children = ProcessResources.children
+      expect { POSIX::Spawn.start('true', kill_on_exit: 1) }.to raise_error(ArgumentError, 'expected true or false as kill_on_exit: 1')
+      expect { POSIX::Spawn.start('true', out: :pipes) }.to raise_error(ArgumentError, /wrong exec redirect symbol: pipes/)
+      expect { POSIX::Spawn.start('no-such-program-here') }.to raise_error(Errno::ENOENT, /no-such-program-here/)
+      expect { POSIX::Spawn.spawn('true', detach: 'yes') }.to raise_error(ArgumentError, 'expected true or false as detach: yes')
+      handle = POSIX::Spawn.start('sleep', '30')
+      expect { handle.wait(timeout: '1') }.to raise_error(TypeError, 'timeout option must be a number of seconds, not String')
+      expect { handle.wait(timeout: Float::NAN) }.to raise_error(ArgumentError, 'timeout option must be a number of seconds, not NaN')
+      expect { handle.terminate(grace: nil) }.to raise_error(TypeError, /grace option/)
+      expect { handle.signal(:NOSUCH) }.to raise_error(ArgumentError, "unsupported signal `SIGNOSUCH'")
+      expect { handle.signal(1.5) }.to raise_error(ArgumentError, 'bad signal type Float')
+      expect { handle.signal(-9) }.to raise_error(ArgumentError, 'invalid signal number (-9)')
+      expect { handle.signal(1000) }.to raise_error(Errno::EINVAL)
+      expect { handle.on_exit }.to raise_error(ArgumentError, 'on_exit needs a block')
+      expect(handle.terminate(grace: 0.1)).not_to be_success
+      expect(ProcessResources.children.keys - children.keys).to eq([])
+    end
+  end
+
+  describe 'kill_on_exit' do
+    it 'gives the child TERM when a separate JRuby exits, and KILL when it ignores TERM' do
+      reader, writer = IO.pipe
+      script = <<~RUBY
+        require 'posix/spawn'
+        polite = POSIX::Spawn.start('sleep', '60', kill_on_exit: true)
+        stubborn = POSIX::Spawn.start('sh', '-c', 'trap "" TERM; echo ready; sleep 60', kill_on_exit: true, out: :pipe)
+        kept = POSIX::Spawn.start('sleep', '60')
+        stubborn.stdout.gets
+        puts polite.pid, stubborn.pid, kept.pid
+      RUBY
+      jruby = POSIX::Spawn.spawn(*JRubyLauncher.command, '-I', File.expand_path('../../lib', __dir__), '-e', script, out: writer)
+      writer.close
+      # Not read to the end: the children hold the pipe too (kept until the ensure below).
+      polite, stubborn, kept = Timeout.timeout(60) { Array.new(3) { reader.gets.to_i } }
+      Process.wait(jruby)
+      expect($?).to be_success
+      expect(ProcessCensus.wait_until_gone(polite, 5)).to be(true)
+      expect(ProcessCensus.wait_until_gone(stubborn, 5)).to be(true)
+      expect(ProcessCensus.gone?(kept)).to be(false)
+    ensure
+      reader&.close
+      Process.kill(:KILL, kept) if kept&.positive? && !ProcessCensus.gone?(kept)
+    end
+  end
+end
