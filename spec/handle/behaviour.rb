@@ -119,6 +119,19 @@ RSpec.shared_examples 'handle behaviour' do |route|
     members.each { |pid| expect(ProcessCensus.wait_until_gone(pid)).to be(true) }
   end
 
+  it 'starts a session leader with setsid: true (its sid is its pid, from /proc), and terminates the session' do
+    handle = start('sh', '-c', 'sleep 30 & echo $!; wait', setsid: true, out: :pipe)
+    member = handle.stdout.gets.to_i
+    [handle.pid, member].each do |pid|
+      stat = File.read("/proc/#{pid}/stat")
+      _state, _ppid, pgrp, session = stat[(stat.rindex(')') + 2)..].split(' ', 5)
+      expect([pgrp.to_i, session.to_i]).to eq([handle.pid, handle.pid])
+    end
+    expect(handle).to be_leads_group
+    expect(handle.terminate(grace: 5).termsig).to eq(Signal.list['TERM'])
+    expect(ProcessCensus.wait_until_gone(member)).to be(true)
+  end
+
   it 'calls on_exit callbacks once each, on the reaper thread, registered from many threads' do
     handle = start('sleep', '0.5')
     calls = Queue.new
@@ -139,7 +152,7 @@ RSpec.shared_examples 'handle behaviour' do |route|
     err_reader, err_writer = IO.pipe
     saved = $stderr
     $stderr = err_writer
-    first = start('true')
+    first = start('sleep', '0.3')
     first.on_exit { raise ArgumentError, 'callback failed' }
     after = Queue.new
     first.on_exit { |s| after << s }

@@ -57,7 +57,7 @@ public final class Handle extends RubyObject {
             boolean killOnExit = args[0].isTrue();
             SpawnPlan plan = SpawnArguments.parse(context, java.util.Arrays.copyOfRange(args, 1, args.length));
             long pid = NativeMethods.start(context, () -> Spawner.spawn(plan));
-            OwnedChild child = Reaper.adopt(pid, plan.pgroup == 0, killOnExit);
+            OwnedChild child = Reaper.adopt(pid, plan.pgroup == 0 || plan.setsid, killOnExit);
             Handle handle = new Handle(runtime, handleClass(runtime), child);
             child.attachment = handle;
             return handle;
@@ -68,7 +68,7 @@ public final class Handle extends RubyObject {
         public static IRubyObject spawn_detached(ThreadContext context, IRubyObject self, IRubyObject[] args) {
             SpawnPlan plan = SpawnArguments.parse(context, args);
             long pid = NativeMethods.start(context, () -> Spawner.spawn(plan));
-            Reaper.adopt(pid, plan.pgroup == 0, false);
+            Reaper.adopt(pid, plan.pgroup == 0 || plan.setsid, false);
             return RubyFixnum.newFixnum(context.runtime, pid);
         }
 
