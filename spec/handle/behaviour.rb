@@ -189,6 +189,27 @@ RSpec.shared_examples 'handle behaviour' do |route|
     plain.stdout.close
   end
 
+  it 'communicates large data both ways without deadlock, then waits: [out, err] and the status' do
+    input = Random.new(14).bytes(4 << 20)
+    handle = start('sh', '-c', 'cat; head -c 3000000 /dev/zero >&2; exit 3', in: :pipe, out: :pipe, err: :pipe)
+    out, err = handle.communicate(input)
+    expect(out == input).to be(true)
+    expect([err.bytesize, err.count("\0"), out.encoding, err.encoding]).to eq([3_000_000, 3_000_000, Encoding::BINARY, Encoding::BINARY])
+    expect([handle.status.exitstatus, $?]).to eq([3, handle.status])
+    expect([handle.stdin, handle.stdout, handle.stderr].map(&:closed?)).to eq([true, true, true])
+  end
+
+  it 'communicate: nil for a stream not piped; TimeoutExceeded leaves the child running, and a second call goes on' do
+    handle = start('sh', '-c', 'echo one; sleep 1; echo two', out: :pipe)
+    started = monotonic
+    expect { handle.communicate(timeout: 0.2) }.to raise_error(POSIX::Spawn::TimeoutExceeded)
+    expect(monotonic - started).to be < 0.9
+    expect(handle).to be_alive
+    expect(handle.communicate(timeout: 10)).to eq(["one\ntwo\n", nil])
+    expect(handle.status).to be_success
+    expect { start('true').communicate }.to raise_error(ArgumentError, /communicate needs a handle started with/)
+  end
+
   it 'spawn(detach: true) leaves no zombie and no thread' do
     threads = ProcessResources.threads
     pid = POSIX::Spawn.spawn('true', detach: true)

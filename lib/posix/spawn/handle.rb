@@ -1,4 +1,5 @@
 require 'posix/spawn'
+require 'posix/spawn/child' # TimeoutExceeded
 
 module POSIX
   module Spawn
@@ -87,6 +88,31 @@ module POSIX
       # reaping of every other child meanwhile). Returns the handle.
       def on_exit(&block)
         __on_exit(&block)
+      end
+
+      # Writes input (a String, or nil) to the child's stdin and closes it, reads stdout and stderr to their
+      # end, then waits for the child: returns [out, err], binary Strings (nil for a stream not piped), the
+      # status in #status and $?. One thread and one poll(2) loop do all three (Child's), so nothing can
+      # deadlock, however much flows each way. The pipes are the loop's from the first call: stdin, stdout
+      # and stderr are closed IOs after it.
+      #
+      # When `timeout` seconds pass first, raises TimeoutExceeded and leaves the child running (Python's
+      # contract): call communicate again to go on where it stopped (nothing read is lost; input is not
+      # given again), or terminate it.
+      def communicate(input = nil, timeout: nil)
+        input = String.try_convert(input) || raise(TypeError, "input must be a String, not #{input.class}") unless input.nil?
+        raise ArgumentError, 'communicate needs a handle started with in:, out: or err: :pipe' unless @stdin || @stdout || @stderr
+        raise ArgumentError, 'input given, but stdin is not piped' if input && !@stdin && !@communicated
+
+        seconds = Handle.send(:seconds_option, :timeout, timeout)
+        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + seconds if seconds
+        @communicated = true
+        output = __communicate(@stdin, @stdout, @stderr, input, seconds)
+        raise TimeoutExceeded, "ran longer than #{timeout} seconds: pid #{pid}" if output == :timeout
+
+        left = [deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC), 0].max if deadline
+        wait(timeout: left) or raise TimeoutExceeded, "ran longer than #{timeout} seconds: pid #{pid}"
+        output
       end
 
       def inspect

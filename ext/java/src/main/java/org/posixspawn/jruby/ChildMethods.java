@@ -28,7 +28,7 @@ public final class ChildMethods {
      * While the loop waits in poll, another thread's Thread#raise, Thread#kill (and so Timeout.timeout and
      * Ctrl-C) call wakeup; run then returns false and executeTask's caller delivers the pending event.
      */
-    private static final RubyThread.Task<Capture, Boolean> RUN = new RubyThread.Task<Capture, Boolean>() {
+    static final RubyThread.Task<Capture, Boolean> RUN = new RubyThread.Task<Capture, Boolean>() {
         @Override
         public Boolean run(ThreadContext context, Capture capture) {
             return capture.run();
@@ -126,7 +126,7 @@ public final class ChildMethods {
     }
 
     /** An ASCII-8BIT String that takes over the array (no copy). */
-    private static RubyString binaryString(Ruby runtime, byte[] bytes) {
+    static RubyString binaryString(Ruby runtime, byte[] bytes) {
         return RubyString.newStringNoCopy(runtime, new ByteList(bytes, ASCIIEncoding.INSTANCE, false));
     }
 }

@@ -1,6 +1,10 @@
 package org.posixspawn.jruby;
 
+import java.nio.ByteBuffer;
+
 import org.jruby.Ruby;
+import org.jruby.RubyArray;
+import org.jruby.RubyIO;
 import org.jruby.RubyClass;
 import org.jruby.RubyFixnum;
 import org.jruby.RubyModule;
@@ -13,10 +17,12 @@ import org.jruby.exceptions.RaiseException;
 import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
+import org.posixspawn.jruby.os.Capture;
 import org.posixspawn.jruby.os.Native;
 import org.posixspawn.jruby.os.OwnedChild;
 import org.posixspawn.jruby.os.Reaper;
 import org.posixspawn.jruby.os.Spawner;
+import org.posixspawn.jruby.plan.RealDescriptors;
 import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
@@ -30,6 +36,7 @@ public final class Handle extends RubyObject {
 
     private final transient OwnedChild child;
     private IRubyObject status; // the Process::Status, made once
+    private transient Capture communication; // a communicate that timed out, resumed by the next
 
     private Handle(Ruby runtime, RubyClass type, OwnedChild child) {
         super(runtime, type);
@@ -178,6 +185,58 @@ public final class Handle extends RubyObject {
         if (!later) block.call(context, status(context));
         return this;
     }
+
+    /**
+     * __communicate(stdin, stdout, stderr, input, timeout) -> [out, err] (nil where not piped), or :timeout.
+     * The first call takes the pipes over from the three IOs (closing them) and feeds input, then reads both
+     * outputs to the end with Child's poll loop; after a timeout the next call goes on where it stopped,
+     * nothing lost. Waiting for the exit is the caller's.
+     */
+    @JRubyMethod(name = "__communicate", required = 5)
+    public IRubyObject communicate(ThreadContext context, IRubyObject[] args) {
+        Ruby runtime = context.runtime;
+        if (communication == null) {
+            ByteBuffer input = args[3].isNil() ? null : ByteBuffer.wrap(args[3].convertToString().getByteList().bytes());
+            int stdin = takeOver(context, args[0]), stdout = takeOver(context, args[1]), stderr = takeOver(context, args[2]);
+            communication = NativeMethods.start(context, () -> Capture.over(child.pid, stdin, stdout, stderr, input));
+        }
+        long deadline = Long.MAX_VALUE;
+        if (!args[4].isNil()) deadline = System.nanoTime() + (long) Math.min(Math.max(0, RubyNumeric.num2dbl(context, args[4])) * 1e9, Long.MAX_VALUE / 4);
+        Capture run = communication;
+        run.resume(deadline);
+        boolean over = false;
+        try {
+            while (!over) {
+                try {
+                    over = context.getThread().executeTask(context, run, ChildMethods.RUN);
+                } catch (InterruptedException e) {
+                    // a Java interrupt: handled like a wake-up
+                }
+                if (!over) context.pollThreadEvents();
+            }
+        } catch (RuntimeException | Error e) {
+            communication = null;
+            run.close();
+            throw e;
+        }
+        if (run.outcome() == Capture.Outcome.TIMED_OUT) return runtime.newSymbol("timeout");
+        communication = null;
+        run.close();
+        return RubyArray.newArray(runtime,
+                args[1].isNil() ? context.nil : ChildMethods.binaryString(runtime, run.out().bytes()),
+                args[2].isNil() ? context.nil : ChildMethods.binaryString(runtime, run.err().bytes()));
+    }
+
+    /** A close-on-exec duplicate of the IO's descriptor, for the poll loop to own; the IO is closed. -1 for nil or closed. */
+    private static int takeOver(ThreadContext context, IRubyObject io) {
+        if (io.isNil() || ((RubyIO) io).isClosed()) return -1;
+        int fd = Native.libc.fcntl(RealDescriptors.of((RubyIO) io), F_DUPFD_CLOEXEC, 0);
+        if (fd < 0) throw context.runtime.newErrnoFromInt(Native.errno(), "dup of the handle's pipe");
+        io.callMethod(context, "close");
+        return fd;
+    }
+
+    private static final int F_DUPFD_CLOEXEC = 1030; // Linux
 
     private IRubyObject statusObject(ThreadContext context) {
         synchronized (this) {

@@ -68,7 +68,9 @@ public final class Capture implements AutoCloseable {
 
     private final long pid;
     private final boolean ownGroup;
-    private final long deadline; // System.nanoTime(), or Long.MAX_VALUE
+    /** False for a handle's pipes ({@link #over}): the reaper owns the child; the run ends with the pipes. */
+    private final boolean reaps;
+    private long deadline; // System.nanoTime(), or Long.MAX_VALUE
     private final long max;      // bytes of stdout + stderr, or -1
     private final ByteBuffer input;
     private final Pointer pollfds = Native.allocate(5L * POLLFD_SIZE);
@@ -82,9 +84,10 @@ public final class Capture implements AutoCloseable {
     private int rawStatus = -1;
     private Outcome outcome;
 
-    private Capture(long pid, boolean ownGroup, long deadline, long max, ByteBuffer input, int[] parentEnds, int[] wake) {
+    private Capture(long pid, boolean ownGroup, boolean reaps, long deadline, long max, ByteBuffer input, int[] parentEnds, int[] wake) {
         this.pid = pid;
         this.ownGroup = ownGroup;
+        this.reaps = reaps;
         this.deadline = deadline;
         this.max = max;
         this.input = input;
@@ -93,8 +96,8 @@ public final class Capture implements AutoCloseable {
         stderr = parentEnds[2];
         wakeRead = wake[0];
         wakeWrite = wake[1];
-        pidfd = Features.pidfdOpen() ? (int) Native.libc.syscall(PIDFD_OPEN_SYSCALL, pid, 0) : -1;
-        ExitWait.LAST.set(pidfd >= 0 ? ExitWait.PIDFD : ExitWait.WAITPID_POLL);
+        pidfd = reaps && Features.pidfdOpen() ? (int) Native.libc.syscall(PIDFD_OPEN_SYSCALL, pid, 0) : -1;
+        if (reaps) ExitWait.LAST.set(pidfd >= 0 ? ExitWait.PIDFD : ExitWait.WAITPID_POLL);
     }
 
     /**
@@ -127,13 +130,40 @@ public final class Capture implements AutoCloseable {
                 Native.libc.close(fds[1]);
                 fds[1] = -1;
             }
-            Capture capture = new Capture(pid, ownGroup, deadline, max, input, new int[] {fds[1], fds[2], fds[4]}, new int[] {fds[6], fds[7]});
+            Capture capture = new Capture(pid, ownGroup, true, deadline, max, input, new int[] {fds[1], fds[2], fds[4]}, new int[] {fds[6], fds[7]});
             fds = null;
             OnJvmExit.RUNNING.add(capture);
             return capture;
         } finally {
             if (fds != null) closeAll(fds);
         }
+    }
+
+    /**
+     * A run over the parent's ends of a handle's pipes (each -1 where not piped), which it takes over and
+     * closes: it feeds and reads them to the end, and neither waits for, signals nor reaps the child (the
+     * {@link Reaper} does). {@link #run} returns true once every pipe is closed, or at the deadline.
+     */
+    public static Capture over(long pid, int stdin, int stdout, int stderr, ByteBuffer input) throws SpawnFailure {
+        int[] wake = {-1, -1};
+        openPipe(wake, 0);
+        for (int fd : new int[] {stdin, stdout, stderr, wake[0], wake[1]}) if (fd >= 0) setNonBlocking(fd);
+        if (stdin >= 0 && (input == null || input.remaining() == 0)) {
+            Native.libc.close(stdin);
+            stdin = -1;
+        }
+        return new Capture(pid, false, false, Long.MAX_VALUE, -1, input, new int[] {stdin, stdout, stderr}, wake);
+    }
+
+    /** Moves the deadline (System.nanoTime(), or Long.MAX_VALUE) and clears a timeout, for a resumed {@link #over} run. */
+    public void resume(long deadline) {
+        this.deadline = deadline;
+        if (outcome == Outcome.TIMED_OUT) outcome = null;
+    }
+
+    /** Bytes of the input not written yet. */
+    public int inputLeft() {
+        return input == null ? 0 : input.remaining();
     }
 
     public long pid() {
@@ -165,7 +195,7 @@ public final class Capture implements AutoCloseable {
     public boolean run() {
         while (outcome == null) {
             boolean waitingForExit = stdin < 0 && stdout < 0 && stderr < 0;
-            if (waitingForExit && reapIfExited()) {
+            if (waitingForExit && (!reaps || reapIfExited())) {
                 outcome = Outcome.EXITED;
                 break;
             }
@@ -230,7 +260,7 @@ public final class Capture implements AutoCloseable {
         closed = true;
         closeAll(stdin, stdout, stderr);
         stdin = stdout = stderr = -1;
-        if (!reaped) terminate();
+        if (!reaped && reaps) terminate();
         OnJvmExit.RUNNING.remove(this);
         synchronized (wakeLock) {
             closeAll(wakeRead, wakeWrite, pidfd);
