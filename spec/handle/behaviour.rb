@@ -9,7 +9,7 @@ RSpec.shared_examples 'handle behaviour' do |route|
 
   # The pidfds this process holds, as { fd => target }.
   def pidfds
-    ProcessResources.open_descriptors.select { |_, target| target.include?('pidfd') }
+    ProcessResources.descriptors.select { |_, target| target.include?('pidfd') }
   end
 
   after { @handles&.each { |h| h.terminate(grace: 0.1) if h.alive? } }
@@ -89,7 +89,7 @@ RSpec.shared_examples 'handle behaviour' do |route|
       victim = POSIX::Spawn.spawn('sleep', '30')
       break if victim == handle.pid
 
-      Process.kill(:KILL, victim)
+      OwnProcesses.kill(:KILL, victim)
       Process.wait(victim)
     end
     skip "pid #{handle.pid} was not reused" unless victim == handle.pid
@@ -98,7 +98,7 @@ RSpec.shared_examples 'handle behaviour' do |route|
       expect(handle.terminate(grace: 0.1)).to eq(handle.status)
       expect(Process.waitpid(victim, Process::WNOHANG)).to be_nil # still running
     ensure
-      Process.kill(:KILL, victim)
+      OwnProcesses.kill(:KILL, victim)
       Process.wait(victim)
     end
   end
@@ -116,7 +116,7 @@ RSpec.shared_examples 'handle behaviour' do |route|
     handle = start('sh', '-c', 'sleep 30 & echo $!; sleep 30 & echo $!; wait', pgroup: true, out: :pipe)
     members = [handle.stdout.gets.to_i, handle.stdout.gets.to_i]
     expect(handle.terminate(grace: 5).termsig).to eq(Signal.list['TERM'])
-    members.each { |pid| expect(ProcessCensus.wait_until_gone(pid)).to be(true) }
+    members.each { |pid| expect(ProcessResources.wait_until_gone(pid)).to be(true) }
   end
 
   it 'starts a session leader with setsid: true (its sid is its pid, from /proc), and terminates the session' do
@@ -129,7 +129,7 @@ RSpec.shared_examples 'handle behaviour' do |route|
     end
     expect(handle).to be_leads_group
     expect(handle.terminate(grace: 5).termsig).to eq(Signal.list['TERM'])
-    expect(ProcessCensus.wait_until_gone(member)).to be(true)
+    expect(ProcessResources.wait_until_gone(member)).to be(true)
   end
 
   it 'calls on_exit callbacks once each, on the reaper thread, registered from many threads' do
@@ -213,7 +213,7 @@ RSpec.shared_examples 'handle behaviour' do |route|
   it 'spawn(detach: true) leaves no zombie and no thread' do
     threads = ProcessResources.threads
     pid = POSIX::Spawn.spawn('true', detach: true)
-    expect(ProcessCensus.wait_until_gone(pid)).to be(true)
+    expect(ProcessResources.wait_until_gone(pid)).to be(true)
     expect(ProcessResources.children).not_to have_key(pid)
     expect(ProcessResources.threads - threads - ['posix-spawn-reaper']).to eq([])
     expect { Process.wait(pid) }.to raise_error(Errno::ECHILD)
@@ -225,14 +225,12 @@ RSpec.shared_examples 'handle behaviour' do |route|
     warm = start('true', in: :pipe, out: :pipe, err: :pipe)
     warm.wait
     [warm.stdin, warm.stdout, warm.stderr].each(&:close)
-    fds = ProcessResources.open_descriptors
-    children = ProcessResources.children
+    before = ProcessResources.snapshot(:descriptors, :children, :threads)
     handles = Array.new(5) { start('sleep', '30', in: :pipe, out: :pipe, err: :pipe) }
-    expect(pidfds.size).to be >= (route == :pidfd ? 5 : 0)
-    expect(pidfds.size).to eq(0) if route == :waitpid_poll
+    expect(pidfds.size).to be >= 5 if route == :pidfd
+    expect(pidfds).to be_empty if route == :waitpid_poll
     handles.each { |h| h.terminate(grace: 0.1) }
     handles.each { |h| [h.stdin, h.stdout, h.stderr].each(&:close) }
-    expect(ProcessResources.settled_descriptor_changes(fds)).to eq(opened: {}, closed: {})
-    expect(ProcessResources.children.keys - children.keys).to eq([])
+    expect(ProcessResources.settled_changes(before)).to eq({})
   end
 end

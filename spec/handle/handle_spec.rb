@@ -45,7 +45,7 @@ RSpec.describe POSIX::Spawn::Handle do
         require 'posix/spawn'
         polite = POSIX::Spawn.start('sleep', '60', kill_on_exit: true)
         stubborn = POSIX::Spawn.start('sh', '-c', 'trap "" TERM; echo ready; sleep 60', kill_on_exit: true, out: :pipe)
-        kept = POSIX::Spawn.start('sleep', '60')
+        kept = POSIX::Spawn.start('sleep', '60', pgroup: true) # a group of its own: the test may signal it once orphaned
         stubborn.stdout.gets
         puts polite.pid, stubborn.pid, kept.pid
       RUBY
@@ -55,12 +55,12 @@ RSpec.describe POSIX::Spawn::Handle do
       polite, stubborn, kept = Timeout.timeout(60) { Array.new(3) { reader.gets.to_i } }
       Process.wait(jruby)
       expect($?).to be_success
-      expect(ProcessCensus.wait_until_gone(polite, 5)).to be(true)
-      expect(ProcessCensus.wait_until_gone(stubborn, 5)).to be(true)
-      expect(ProcessCensus.gone?(kept)).to be(false)
+      expect(ProcessResources.wait_until_gone(polite, 5)).to be(true)
+      expect(ProcessResources.wait_until_gone(stubborn, 5)).to be(true)
+      expect(ProcessResources.gone?(kept)).to be(false)
     ensure
       reader&.close
-      Process.kill(:KILL, kept) if kept&.positive? && !ProcessCensus.gone?(kept)
+      OwnProcesses.kill(:KILL, kept, in_group: kept) if kept&.positive?
     end
   end
 end
