@@ -53,3 +53,27 @@ RSpec.describe 'Open3 with the drop-in' do
     expect(Open3.pipeline_r('echo p', 'tr p q') { |o, _waiters| o.read }).to eq("q\n")
   end
 end
+
+# JRuby's own IO.popen3 and IO.popen4 (MRI has neither: no MRI reference) with the drop-in.
+RSpec.describe 'IO.popen3 and IO.popen4 (JRuby\'s own) with the drop-in' do
+  include_context 'drop-in installed'
+
+  it 'popen3 returns [stdin, stdout, stderr, wait thread] as JRuby\'s, with spawn\'s rules (a shell line, env, options)' do
+    i, o, e, t = IO.popen3({ 'A' => '1' }, 'cat; echo $A >&2; pwd', chdir: '/')
+    i.write('x')
+    i.close
+    expect([o.read, e.read, t.value.success?]).to eq(["x/\n", "1\n", true]) # JRuby's: ENOENT "cat;"
+    [o, e].each(&:close)
+    expect(IO.popen3('echo b') { |_i, out, _e, _t| out.read }).to eq("b\n")
+  end
+
+  it 'popen4 returns [pid, stdin, stdout, stderr]; with a block returns its value, closes and waits ($? set)' do
+    pid, i, o, e = IO.popen4('echo hi')
+    expect(o.read).to eq("hi\n")
+    [i, o, e].each(&:close)
+    Process.wait(pid)
+    expect($?.pid).to eq(pid)
+    expect(IO.popen4('exit 3') { |child, *| child.class }).to eq(Integer)
+    expect($?.exitstatus).to eq(3)
+  end
+end

@@ -116,6 +116,7 @@ end
 require 'rbconfig'
 require 'posix/spawn/kernel/process'
 require 'posix/spawn/kernel/popen'
+require 'posix/spawn/kernel/popen3'
 require 'posix/spawn/kernel/pipe_open'
 require 'posix/spawn/kernel/open3'
 require 'posix/spawn/kernel/pty'
