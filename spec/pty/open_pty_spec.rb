@@ -30,7 +30,7 @@ RSpec.describe 'POSIX::Spawn.open_pty' do
 
   it "closes both after the block and returns the block's value" do
     ios = nil
-    expect(POSIX::Spawn.open_pty { |*pair| ios = pair; :value }).to eq(:value)
+    expect(POSIX::Spawn.open_pty { |pair| ios = pair; :value }).to eq(:value)
     expect(ios.map(&:closed?)).to eq([true, true])
   end
 

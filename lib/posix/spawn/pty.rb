@@ -40,7 +40,7 @@ module POSIX
       return [master, slave] unless block_given?
 
       begin
-        yield master, slave
+        yield [master, slave] # one Array, as MRI yields: a block of one parameter gets both
       ensure
         [master, slave].each { |io| io.close unless io.closed? }
       end
@@ -81,7 +81,7 @@ module POSIX
       return [reader, writer, pid] unless block_given?
 
       begin
-        yield reader, writer, pid
+        yield [reader, writer, pid]
       ensure
         [reader, writer].each { |io| io.close unless io.closed? }
         begin
