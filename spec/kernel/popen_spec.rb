@@ -121,6 +121,22 @@ RSpec.describe 'IO.popen with the drop-in' do
     expect(IO.popen('echo abc') { |io| io.read(2) }).to eq('ab')
   end
 
+  it 'takes the forms ruby/spec checks: a mode with #to_str, :in in "r" and :out in "w" mode, argv0, close inside the block' do
+    mode = Object.new
+    def mode.to_str = 'r'
+    expect(IO.popen('echo s', mode, &:read)).to eq("s\n")
+    Dir.mktmpdir do |dir|
+      File.write(input = File.join(dir, 'in'), "content\n")
+      expect(IO.popen('cat', 'r', in: input, &:read)).to eq("content\n") # MRI: "content\n"
+      IO.popen('cat', 'w', out: (output = File.join(dir, 'out'))) { |io| io.write('w-redirect') }
+      expect(File.read(output)).to eq('w-redirect')
+    end
+    expect(IO.popen([%w[sh argv0], '-c', 'echo $0'], &:read)).to eq("argv0\n")
+    expect(IO.popen('echo a') { |io| io.close; :closed_inside }).to eq(:closed_inside)
+    expect { IO.popen(nil) }.to raise_error(TypeError, 'no implicit conversion of nil into String')
+    expect { IO.popen(:sym) }.to raise_error(TypeError, 'no implicit conversion of Symbol into String')
+  end
+
   it 'returns an instance of the subclass it is called on (MRI: SubIO)' do
     subclass = Class.new(IO)
     expect(subclass.popen('true') { |io| io.class }).to eq(subclass)

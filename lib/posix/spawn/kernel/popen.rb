@@ -154,7 +154,7 @@ module POSIX
 
             return [[env, line].compact, nil]
           end
-          words = Array.try_convert(command) or raise TypeError, "no implicit conversion of #{command.class} into String"
+          words = Array.try_convert(command) or raise conversion_error(command)
           words = words.dup
           inner_env = words.shift.to_hash if words.first.respond_to?(:to_hash)
           inner_options = words.pop.to_hash if words.size > 1 && words.last.respond_to?(:to_hash)
@@ -164,6 +164,12 @@ module POSIX
           words[0] = [program, program] if words.size == 1 && String.try_convert(program) # one word: still no shell
           env ||= inner_env # MRI: popen's own env replaces the Array's (rb_execarg_setenv)
           [[env, *words].compact, inner_options]
+        end
+
+        # Ruby's TypeError for an object that is no String: nil, true and false by name, others by class.
+        def conversion_error(object)
+          name = [nil, true, false].include?(object) ? object.inspect : object.class
+          TypeError.new("no implicit conversion of #{name} into String")
         end
 
         # [IO options, spawn options]; keys that are neither are dropped, as MRI ignores them.
@@ -184,7 +190,7 @@ module POSIX
             accmode = mode & (File::RDONLY | File::WRONLY | File::RDWR) # O_ACCMODE; JRuby has no File::ACCMODE
             return [accmode != File::WRONLY, accmode != File::RDONLY]
           end
-          text = String.try_convert(mode) or raise TypeError, "no implicit conversion of #{mode.class} into String"
+          text = String.try_convert(mode) or raise conversion_error(mode)
           access = text[/\A[^:]*/]
           raise ArgumentError, "invalid access mode #{access}" unless access.match?(/\A[rwa][bt+]*\z/) && access.count('+') <= 1
 
