@@ -54,7 +54,10 @@ public final class Capture implements AutoCloseable {
      */
     static final int PIPE_SIZE = 1 << 20;
     private static final long HUGE_PAGE = 2 << 20;
-    private static final int PROT_READ_WRITE = 0x3, MAP_PRIVATE_ANONYMOUS = 0x22, MREMAP_MAYMOVE = 1, MADV_HUGEPAGE = 14, MADV_FREE = 8; // Linux
+    /** The profile's: Linux's 0x22 would be MAP_PRIVATE | MAP_RENAME on macOS and FreeBSD. */
+    private static final int PROT_READ_WRITE = Native.PROFILE == null ? 0 : Native.PROFILE.PROT_READ_WRITE,
+            MAP_PRIVATE_ANONYMOUS = Native.PROFILE == null ? 0 : Native.PROFILE.MAP_PRIVATE_ANONYMOUS,
+            MREMAP_MAYMOVE = 1, MADV_HUGEPAGE = 14, MADV_FREE = Native.PROFILE == null ? 0 : Native.PROFILE.MADV_FREE; // MREMAP, HUGEPAGE: Linux
     private static final long FIRST_BUFFER = 64 << 10;
     /** Java's largest array: no Ruby String can hold more. */
     private static final long LARGEST_OUTPUT = Integer.MAX_VALUE - 8;
@@ -109,6 +112,7 @@ public final class Capture implements AutoCloseable {
      * @param ownGroup  start the child in a new process group and signal the whole group
      */
     public static Capture start(SpawnPlan plan, ByteBuffer input, long deadline, long max, boolean ownGroup) throws SpawnFailure {
+        Native.requireProfile();
         int[] fds = {-1, -1, -1, -1, -1, -1, -1, -1}; // stdin r/w, stdout r/w, stderr r/w, wake r/w
         try {
             for (int i = 0; i < fds.length; i += 2) openPipe(fds, i);

@@ -7,6 +7,7 @@ import jnr.ffi.annotations.In;
 import jnr.ffi.annotations.Out;
 import jnr.ffi.annotations.Pinned;
 import jnr.ffi.annotations.SaveError;
+import jnr.ffi.annotations.Variadic;
 import jnr.ffi.types.pid_t;
 import jnr.ffi.types.size_t;
 import jnr.ffi.types.ssize_t;
@@ -14,13 +15,15 @@ import jnr.ffi.types.ssize_t;
 /**
  * The C library calls the spawner and the capture loop make, bound with jnr-ffi (inside JRuby).
  * posix_spawn and friends return their error code instead of setting errno; the rest report
- * through errno, which {@link SaveError} keeps for {@code LastError}.
+ * through errno, which {@link SaveError} keeps for {@code LastError}. Variadic functions (open, fcntl,
+ * mremap, syscall) are bound as variadic, as jnr-posix binds them: on macOS arm64 variadic arguments go on
+ * the stack, where a fixed-arity call would leave them in registers the callee never reads (jruby/jruby#6983).
  */
 public interface LibC {
     Pointer malloc(@size_t long size);
     @SaveError Pointer mmap(Pointer address, @size_t long length, int protection, int flags, int fd, long offset);
     /** Linux. */
-    @SaveError Pointer mremap(Pointer address, @size_t long oldLength, @size_t long newLength, int flags);
+    @SaveError @Variadic(fixedCount = 4) Pointer mremap(Pointer address, @size_t long oldLength, @size_t long newLength, int flags);
     @SaveError int munmap(Pointer address, @size_t long length);
     @SaveError int madvise(Pointer address, @size_t long length, int advice);
     void free(Pointer p);
@@ -43,10 +46,10 @@ public interface LibC {
     int posix_spawnattr_setsigdefault(Pointer attr, Pointer sigset);
     int sigemptyset(Pointer sigset);
 
-    @SaveError int open(Pointer path, int flags, int mode);
+    @SaveError @Variadic(fixedCount = 2) int open(Pointer path, int flags, int mode);
     @SaveError int close(int fd);
     @SaveError int pipe2(Pointer fds, int flags);
-    @SaveError int fcntl(int fd, int cmd, int arg);
+    @SaveError @Variadic(fixedCount = 2) int fcntl(int fd, int cmd, int arg);
     @SaveError @ssize_t long read(int fd, Pointer buf, @size_t long count);
     @SaveError @ssize_t long write(int fd, Pointer buf, @size_t long count);
     /** read(2) straight into a Java array (a heap buffer, from its position), pinned rather than copied. */
@@ -63,5 +66,5 @@ public interface LibC {
     @SaveError @pid_t long waitpid(@pid_t long pid, Pointer status, int options);
     @SaveError int kill(@pid_t long pid, int signal);
     @SaveError int prlimit(@pid_t long pid, int resource, Pointer newLimit, Pointer oldLimit);
-    @SaveError long syscall(long number, long a1, long a2);
+    @SaveError @Variadic(fixedCount = 1) long syscall(long number, long a1, long a2);
 }

@@ -5,6 +5,7 @@ import jnr.ffi.LibraryLoader;
 import jnr.ffi.Platform;
 import jnr.ffi.Pointer;
 import jnr.ffi.annotations.SaveError;
+import jnr.ffi.annotations.Variadic;
 
 /**
  * The Linux-only calls of the {@link Reaper}: epoll, and the pidfd system calls glibc 2.36 has no wrapper
@@ -14,7 +15,7 @@ public interface LinuxCalls {
     @SaveError int epoll_create1(int flags);
     @SaveError int epoll_ctl(int epfd, int op, int fd, Pointer event);
     @SaveError int epoll_wait(int epfd, Pointer events, int maxEvents, int timeoutMillis);
-    @SaveError long syscall(long number, long a1, long a2, long a3, long a4);
+    @SaveError @Variadic(fixedCount = 1) long syscall(long number, long a1, long a2, long a3, long a4);
 
     /** pidfd_open(2), pidfd_send_signal(2): the same numbers on x86_64 and aarch64 ({@link Features#pidfdOpen} checks the platform). */
     long PIDFD_OPEN = 434, PIDFD_SEND_SIGNAL = 424;

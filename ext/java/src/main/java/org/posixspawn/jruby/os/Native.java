@@ -7,18 +7,22 @@ import jnr.ffi.LibraryLoader;
 import jnr.ffi.Platform;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
+import org.posixspawn.jruby.os.platform.PlatformProfile;
 
 /** The bound C library, its platform constants, and which optional calls this libc has. */
 public final class Native {
     public static final LibC libc = LibraryLoader.create(LibC.class).load(Platform.getNativePlatform().getStandardCLibraryName());
     public static final Runtime runtime = Runtime.getRuntime(libc);
     public static final boolean LINUX = Platform.getNativePlatform().getOS() == Platform.OS.LINUX;
+    /** This platform's profile; null where there is none, and then {@link #requireProfile} refuses every spawn. */
+    public static final PlatformProfile PROFILE = PlatformProfile.currentOrNull();
 
     public static final int O_RDONLY = OpenFlags.O_RDONLY.intValue();
     public static final int O_WRONLY = OpenFlags.O_WRONLY.intValue();
     public static final int O_NONBLOCK = OpenFlags.O_NONBLOCK.intValue();
     public static final int O_DIRECTORY = OpenFlags.O_DIRECTORY.intValue();
-    public static final int O_CLOEXEC = LINUX ? 0x80000 : 0x1000000; // Linux, macOS
+    /** Not Linux's everywhere: FreeBSD's is 0x100000 (0x1000000, macOS's, is O_DSYNC there). */
+    public static final int O_CLOEXEC = PROFILE != null ? PROFILE.O_CLOEXEC : -1;
     public static final int F_GETFL = 3, F_SETFL = 4;
     public static final int F_SETPIPE_SZ = 1031; // Linux
     public static final int ENOENT = Errno.ENOENT.intValue();
@@ -30,12 +34,19 @@ public final class Native {
     public static final int SIGKILL = 9, SIGTERM = 15;
     public static final int X_OK = 1;
 
-    /** posix_spawnattr flags with the same values on glibc, musl and macOS. */
-    static final short POSIX_SPAWN_SETPGROUP = 0x02, POSIX_SPAWN_SETSIGDEF = 0x04, POSIX_SPAWN_SETSIGMASK = 0x08;
-    /** glibc 2.26+ and musl 1.1.17+: 0x80; macOS 10.15+: 0x400 (see Features.setsid). */
-    static final short POSIX_SPAWN_SETSID = (short) (LINUX ? 0x80 : 0x400);
+    /** posix_spawnattr flags, the profile's: FreeBSD's SETSIGDEF and SETSIGMASK are 0x10 and 0x20 (0x04 and 0x08 are its scheduler flags). */
+    static final short POSIX_SPAWN_SETPGROUP = PROFILE != null ? PROFILE.POSIX_SPAWN_SETPGROUP : 0,
+            POSIX_SPAWN_SETSIGDEF = PROFILE != null ? PROFILE.POSIX_SPAWN_SETSIGDEF : 0,
+            POSIX_SPAWN_SETSIGMASK = PROFILE != null ? PROFILE.POSIX_SPAWN_SETSIGMASK : 0;
+    /** glibc 2.26+ and musl 1.1.17+: 0x80; macOS 10.15+: 0x400; none on FreeBSD (see Features.setsid). */
+    static final short POSIX_SPAWN_SETSID = PROFILE != null ? PROFILE.POSIX_SPAWN_SETSID : 0;
 
     private Native() {}
+
+    /** UnsupportedPlatformException (NotImplementedError in Ruby) naming this platform where it has no profile. */
+    static void requireProfile() {
+        if (PROFILE == null) PlatformProfile.current();
+    }
 
     public static int errno() {
         return LastError.getLastError(runtime);

@@ -35,6 +35,7 @@ public final class Spawner {
 
     /** Starts the child the plan describes and returns its pid. */
     public static long spawn(SpawnPlan plan) throws SpawnFailure {
+        Native.requireProfile();
         if (plan.setsid && !Features.setsid()) throw new UnsupportedOperationException(Features.SETSID_MISSING);
         Map<FileToOpen, Integer> opened = openRedirectFiles(plan);
         try {
@@ -159,7 +160,7 @@ public final class Spawner {
 
     /** The child starts with no signal blocked and every signal at its default action, whatever the JVM set. */
     private static void setAttributes(Pointer attr, SpawnPlan plan, NativeBlock mem) throws SpawnFailure {
-        short flags = Native.POSIX_SPAWN_SETSIGMASK | Native.POSIX_SPAWN_SETSIGDEF;
+        short flags = (short) (Native.POSIX_SPAWN_SETSIGMASK | Native.POSIX_SPAWN_SETSIGDEF);
         Pointer none = mem.reserve(SIGSET_SIZE), all = mem.reserve(SIGSET_SIZE);
         Native.libc.sigemptyset(none);
         // Every bit, not sigfillset: glibc's leaves out its internal signals (32 and 33), which its

@@ -26,7 +26,7 @@ public final class PlatformProfile {
 
     // From jnr-constants' per-OS classes.
     public final int O_RDONLY, O_WRONLY, O_NONBLOCK, O_DIRECTORY, O_CLOEXEC;
-    public final int F_GETFL, F_SETFL, F_SETFD;
+    public final int F_GETFD, F_SETFD, F_GETFL, F_SETFL;
     /** -1 where the OS cannot resize a pipe. */
     public final int F_SETPIPE_SZ;
     public final int WNOHANG;
@@ -72,6 +72,7 @@ public final class PlatformProfile {
         O_NONBLOCK = c.get("OpenFlags", "O_NONBLOCK");
         O_DIRECTORY = c.get("OpenFlags", "O_DIRECTORY");
         O_CLOEXEC = c.get("OpenFlags", "O_CLOEXEC");
+        F_GETFD = c.get("Fcntl", "F_GETFD");
         F_GETFL = c.get("Fcntl", "F_GETFL");
         F_SETFL = c.get("Fcntl", "F_SETFL");
         F_SETFD = c.get("Fcntl", "F_SETFD");
@@ -124,6 +125,11 @@ public final class PlatformProfile {
             throw new UnsupportedPlatformException(refused.getMessage()); // a fresh stack for each caller
         }
         return (PlatformProfile) CURRENT;
+    }
+
+    /** This process's profile, or null where there is none ({@link #current} then says why). */
+    public static PlatformProfile currentOrNull() {
+        return CURRENT instanceof PlatformProfile ? (PlatformProfile) CURRENT : null;
     }
 
     private static Object selectCurrent() {
