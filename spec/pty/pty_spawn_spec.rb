@@ -105,6 +105,17 @@ RSpec.describe 'POSIX::Spawn.pty_spawn' do
       end
     end
 
+    it 'dups the master close-on-exec, with reads that still end in Errno::EIO' do
+      on_pty('echo ready; read x') do |reader, writer, _|
+        copy = reader.dup
+        expect([copy.class, copy.close_on_exec?, copy.path]).to eq([POSIX::Spawn::PtyMaster, true, reader.path])
+        expect(read_until(copy, "ready\r\n")).to eq("ready\r\n")
+        writer.puts 'x'
+        expect(read_to_hangup(copy)).to eq("x\r\n")
+        copy.close
+      end
+    end
+
     it "does not change the caller's options Hash" do
       options = { winsize: [10, 20], chdir: '/' }
       POSIX::Spawn.pty_spawn('true', options) { |*| nil }

@@ -34,6 +34,11 @@ module POSIX
         "#<#{@pty_label}>"
       end
 
+      # A close-on-exec copy (JRuby's IO#dup is not close-on-exec) with its own empty buffer.
+      def dup
+        PtyMaster.wrap(Native.pty_dup(fileno), @pty_path, @pty_label).tap { |copy| copy.sync = sync }
+      end
+
       def readpartial(maxlen, outbuf = nil)
         read_chunk(maxlen, outbuf, block: true)
       end
