@@ -1,0 +1,158 @@
+require 'spec_helper'
+
+# What the gem keeps from one spawn to the next to go faster (ENV's NAME=VALUE list and its native copy, the
+# attributes and file actions of a plain spawn) must never make a spawn see an old state: every change to
+# ENV, made by any thread before the spawn, is in the child's environment, and the PATH search sees a
+# program installed or removed at once, as MRI does. The children here are spawned plainly (no redirect,
+# no env hash: the route that reuses what it kept) and write what they see into a file.
+RSpec.describe 'POSIX::Spawn.spawn between changes' do
+  around do |example|
+    Dir.mktmpdir('posix-spawn-fresh') do |dir|
+      @dir = dir
+      saved = ENV.to_h
+      begin
+        example.run
+      ensure
+        ENV.replace(saved)
+      end
+    end
+  end
+
+  # The environment a plainly spawned child was given, in its order: [[name, value]...] (the shell's
+  # /proc/PID/environ, the envp exactly as exec received it).
+  def child_environ
+    child_says('cat /proc/$$/environ > "$1"').split("\0").map { |entry| entry.split('=', 2) }
+  end
+
+  def child_env
+    child_environ.to_h
+  end
+
+  # Runs `sh -c SCRIPT` plainly and returns what it wrote to the file "$1".
+  def child_says(script)
+    file = File.join(@dir, "out-#{rand(1 << 30)}")
+    Process.wait(POSIX::Spawn.spawn('/bin/sh', '-c', script, 'sh', file))
+    expect($?).to be_success
+    File.binread(file)
+  end
+
+  it 'sees every change to ENV since the last spawn: added, changed (to the same length), deleted, reordered, cleared' do
+    expect(child_env).not_to have_key('FRESH_A')
+    ENV['FRESH_A'] = 'one'
+    expect(child_env['FRESH_A']).to eq('one')
+    ENV['FRESH_A'] = 'two'
+    expect(child_env['FRESH_A']).to eq('two')
+    ENV['FRESH_B'] = 'b'
+    expect(child_env.values_at('FRESH_A', 'FRESH_B')).to eq(%w[two b])
+    ENV.delete('FRESH_A')
+    expect(child_env).not_to have_key('FRESH_A')
+    expect(child_environ).to eq(ENV.to_a)
+    entries = ENV.to_a
+    ENV.clear
+    entries.reverse_each { |name, value| ENV[name] = value } # the same entries, in the other order
+    expect(child_environ).to eq(entries.reverse)
+    ENV.clear
+    expect(child_environ).to eq([])
+  end
+
+  it 'sees a change to ENV made by another thread before the spawn' do
+    changed = Queue.new
+    spawned = Queue.new
+    changer = Thread.new do
+      30.times do |i|
+        ENV['FRESH_THREAD'] = "value-#{i}"
+        changed << i
+        spawned.pop
+      end
+    end
+    30.times do |i|
+      expect(changed.pop).to eq(i)
+      expect(child_env['FRESH_THREAD']).to eq("value-#{i}")
+      spawned << true
+    end
+    changer.join
+  end
+
+  it 'gives a plain spawn ENV again after spawns with an env hash or unsetenv_others' do
+    ENV['FRESH_PLAIN'] = 'from-ENV'
+    expect(child_env['FRESH_PLAIN']).to eq('from-ENV')
+    file = File.join(@dir, 'hash')
+    Process.wait(POSIX::Spawn.spawn({ 'FRESH_PLAIN' => 'from-hash' }, '/bin/sh', '-c', 'cat /proc/$$/environ > "$1"', 'sh', file))
+    expect(File.binread(file).split("\0")).to include('FRESH_PLAIN=from-hash')
+    expect(child_env['FRESH_PLAIN']).to eq('from-ENV')
+    Process.wait(POSIX::Spawn.spawn('/usr/bin/env', unsetenv_others: true, out: File::NULL))
+    expect(child_env['FRESH_PLAIN']).to eq('from-ENV')
+  end
+
+  it 'gives each thread spawning at once the environment ENV had' do
+    ENV['FRESH_SHARED'] = 'same'
+    envs = Array.new(2) { Thread.new { Array.new(20) { child_env['FRESH_SHARED'] } } }.flat_map(&:value)
+    expect(envs.uniq).to eq(['same'])
+  end
+
+  it 'gives every child a whole environment while another thread keeps changing ENV' do
+    ENV['FRESH_TOGGLE'] = 'a'
+    base = ENV.to_a.reject { |name, _| name == 'FRESH_TOGGLE' }
+    toggler = Thread.new do
+      until Thread.current[:stop]
+        ENV['FRESH_TOGGLE'] = 'a' * rand(1..64) # a new length each time: a freed or half-replaced copy would show
+        Thread.pass
+      end
+    end
+    environs = Array.new(2) { Thread.new { Array.new(25) { child_environ } } }.flat_map(&:value)
+    toggler[:stop] = true
+    toggler.join
+    environs.each do |environ|
+      expect(environ.reject { |name, _| name == 'FRESH_TOGGLE' }).to eq(base)
+      expect(environ.assoc('FRESH_TOGGLE')&.last).to match(/\Aa{1,64}\z/)
+    end
+  end
+
+  it 'gives a plain spawn no process group, session or redirect of an earlier spawn' do
+    Process.wait(POSIX::Spawn.spawn('true', pgroup: true))
+    Process.wait(POSIX::Spawn.spawn('true', out: File::NULL, 5 => :close))
+    expect(child_says('ps -o pgid= -p $$ > "$1"').strip.to_i).to eq(Process.getpgrp)
+    expect(child_says('ls /proc/self/fd > "$1"').split.map(&:to_i).sort).to eq([0, 1, 2, 3])
+  end
+
+  describe 'the PATH search' do
+    before do
+      @early = File.join(@dir, 'early')
+      @late = File.join(@dir, 'late')
+      Dir.mkdir(@early)
+      Dir.mkdir(@late)
+      ENV['PATH'] = "#{@early}:#{@late}:#{ENV['PATH']}"
+    end
+
+    def install(dir, says)
+      path = File.join(dir, 'fresh-prog')
+      File.write(path, "#!/bin/sh\necho #{says} > \"$1\"\n")
+      File.chmod(0o755, path)
+      path
+    end
+
+    def run_prog
+      file = File.join(@dir, "prog-#{rand(1 << 30)}")
+      Process.wait(POSIX::Spawn.spawn('fresh-prog', file))
+      File.read(file).strip
+    end
+
+    it 'finds a program installed in an earlier PATH directory at once, and misses it once removed' do
+      install(@late, 'late')
+      expect(run_prog).to eq('late')
+      early = install(@early, 'early')
+      expect(run_prog).to eq('early')
+      File.chmod(0o644, early) # no longer executable: skipped, as MRI skips it
+      expect(run_prog).to eq('late')
+      File.chmod(0o755, early)
+      expect(run_prog).to eq('early')
+      File.delete(early)
+      expect(run_prog).to eq('late')
+      File.delete(File.join(@late, 'fresh-prog'))
+      expect { POSIX::Spawn.spawn('fresh-prog') }.to raise_error(Errno::ENOENT, /fresh-prog/)
+      Dir.mkdir(early) # a directory of that name is no program
+      install(@late, 'late again')
+      expect(run_prog).to eq('late again')
+    end
+  end
+end
