@@ -31,10 +31,13 @@ module POSIX
   #
   # For running a command to completion and capturing its output, see POSIX::Spawn::Child.
   #
+  # Descriptors: by default the child gets fds 0, 1, 2, the ones redirected, and those of Ruby IOs the
+  # program set `close_on_exec = false`, as in MRI, where nothing else is inheritable. The JVM's own
+  # descriptors (jars, sockets, selectors) are not close-on-exec, and do not reach it either way.
+  # `close_others: true` closes the marked IOs too; `close_others: false` lets every inheritable descriptor
+  # through, the JVM's included.
+  #
   # Differences from MRI's Process.spawn, on purpose:
-  # - By default the child gets only fds 0, 1, 2 and the ones redirected: the JVM holds many
-  #   descriptors that are not close-on-exec (jars, sockets, selectors), and MRI's are. Pass
-  #   `close_others: false` to let inheritable descriptors through, or redirect one explicitly (`5 => 5`).
   # - :uid and :gid raise NotImplementedError: posix_spawn cannot change credentials.
   module Spawn
     extend self

@@ -113,14 +113,72 @@ RSpec.shared_examples 'spawn behaviour' do
       end
     end
 
-    it 'lets inheritable descriptors through with close_others: false' do
+    # A descriptor the JVM opened for itself, inheritable as the JVM's are: a FileInputStream's. Yields its number.
+    def with_jvm_descriptor
+      null_fds = -> { Dir.children('/proc/self/fd').select { |fd| (File.readlink("/proc/self/fd/#{fd}") rescue nil) == File::NULL }.map(&:to_i) }
+      before = null_fds.call
+      stream = java.io.FileInputStream.new(File::NULL)
+      fd = (null_fds.call - before).first
+      yield fd
+    ensure
+      stream&.close
+    end
+
+    # ruby/spec core/process/spawn_spec.rb, "defaults :close_others to false": what the program set
+    # close_on_exec = false reaches the child; in MRI nothing else is inheritable, so nothing else does.
+    it 'by default, hands on a Ruby IO the program set close_on_exec = false, and no other inheritable descriptor' do
       reader, writer = IO.pipe
       writer.close_on_exec = false
-      expect(child_fds(close_others: false)).to include(writer.fileno)
-      expect(child_fds).not_to include(writer.fileno)
-    ensure
-      reader.close
+      pid = POSIX::Spawn.spawn("echo inherited > /proc/self/fd/#{writer.fileno}") # dash takes one-digit fds only
       writer.close
+      Process.wait(pid)
+      expect(reader.read).to eq("inherited\n")
+      with_jvm_descriptor do |jvm_fd|
+        marked, unmarked = IO.pipe
+        marked.close_on_exec = false
+        expect(child_fds).to eq([0, 1, 2, marked.fileno].sort)
+        expect(child_fds(close_others: false)).to include(marked.fileno, jvm_fd)
+        expect(child_fds(close_others: true)).to eq([0, 1, 2])
+      ensure
+        [marked, unmarked].compact.each(&:close)
+      end
+    ensure
+      reader&.close
+    end
+
+    it 'forgets an IO set back to close_on_exec = true, or closed (its number may be the JVM\'s next)' do
+      reader, writer = IO.pipe
+      [reader, writer].each { |io| io.close_on_exec = false }
+      expect(child_fds).to include(reader.fileno, writer.fileno)
+      reader.close_on_exec = true
+      expect(child_fds).to include(writer.fileno)
+      expect(child_fds).not_to include(reader.fileno)
+      writer_fd = writer.fileno
+      writer.close
+      expect(child_fds).not_to include(writer_fd)
+    ensure
+      reader&.close
+      writer&.close unless writer&.closed?
+    end
+
+    it 'hands on both descriptors of a duplex IO set close_on_exec = false, and a redirect may still take its number' do
+      duplex = IO.popen(['cat'], 'r+')
+      duplex.close_on_exec = false
+      fds = child_fds
+      expect(fds.size).to eq(5) # 0, 1, 2 and the two ends of cat's pipes
+      File.open(File::NULL) do |null|
+        taken = (fds - [0, 1, 2]).first
+        expect(child_output('readlink', "/proc/self/fd/#{taken}", taken => null)).to eq("/dev/null\n")
+      end
+    ensure
+      duplex&.close
+    end
+
+    it 'lets every inheritable descriptor through with close_others: false, the JVM\'s too' do
+      with_jvm_descriptor do |jvm_fd|
+        expect(child_fds).not_to include(jvm_fd)
+        expect(child_fds(close_others: false)).to include(jvm_fd)
+      end
     end
   end
 end

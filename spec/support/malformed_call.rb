@@ -61,6 +61,11 @@ module MalformedCall
     def to_str_with_nul
       Object.new.tap { |o| o.define_singleton_method(:to_str) { "tr\0ue" } }
     end
+
+    # Answers to_io, with something that is no IO (or nil: "no IO here").
+    def to_io_giving(value)
+      Object.new.tap { |o| o.define_singleton_method(:to_io) { value } }
+    end
   end
 
   # Evaluates the arguments of a row in a context holding the fixtures.

@@ -5,6 +5,7 @@ import org.jruby.RubyIO;
 import org.jruby.anno.JRubyMethod;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
+import org.posixspawn.jruby.plan.InheritableIOs;
 import org.posixspawn.jruby.plan.RealDescriptors;
 
 /** POSIX::Spawn::Native's descriptor primitives, for what lib/posix/spawn/io.rb adds to IO. */
@@ -15,6 +16,13 @@ public final class DescriptorMethods {
     @JRubyMethod(module = true)
     public static IRubyObject posix_fileno(ThreadContext context, IRubyObject self, IRubyObject io) {
         return RubyFixnum.newFixnum(context.runtime, RealDescriptors.of(toIO(context, io)));
+    }
+
+    /** Native.mark_inheritable(io, inheritable) -> nil: the program set io's close_on_exec to !inheritable. */
+    @JRubyMethod(module = true)
+    public static IRubyObject mark_inheritable(ThreadContext context, IRubyObject self, IRubyObject io, IRubyObject inheritable) {
+        InheritableIOs.mark(toIO(context, io), inheritable.isTrue());
+        return context.nil;
     }
 
     private static RubyIO toIO(ThreadContext context, IRubyObject io) {

@@ -23,7 +23,7 @@ public final class Native {
     public static final int O_DIRECTORY = OpenFlags.O_DIRECTORY.intValue();
     /** Not Linux's everywhere: FreeBSD's is 0x100000 (0x1000000, macOS's, is O_DSYNC there). */
     public static final int O_CLOEXEC = PROFILE != null ? PROFILE.O_CLOEXEC : -1;
-    public static final int F_GETFL = 3, F_SETFL = 4;
+    public static final int F_GETFD = 1, F_GETFL = 3, F_SETFL = 4;
     public static final int F_SETPIPE_SZ = 1031; // Linux
     public static final int ENOENT = Errno.ENOENT.intValue();
     public static final int ENOEXEC = Errno.ENOEXEC.intValue();

@@ -39,6 +39,7 @@ public final class Spawner {
         if (plan.setsid && !Features.setsid()) throw new UnsupportedOperationException(Features.SETSID_MISSING);
         Map<FileToOpen, Integer> opened = openRedirectFiles(plan);
         try {
+            checkOpen(plan);
             if (!plan.executableFound) throw SpawnFailure.inChild(Native.ENOENT, plan.commandName);
             boolean needsChdir = !plan.cwd.equals(PROCESS_CWD);
             if (plan.rlimits.isEmpty() && plan.umask < 0 && (!needsChdir || Features.addchdir())) {
@@ -67,6 +68,23 @@ public final class Spawner {
         } finally {
             for (int fd : opened.values()) Native.libc.close(fd);
         }
+    }
+
+    /**
+     * MRI's child fails with EBADF on a redirect source (dup2), then a descriptor to close, that is not open
+     * in the parent. posix_spawn ignores a close action on such a descriptor, so both are looked at here.
+     */
+    private static void checkOpen(SpawnPlan plan) throws SpawnFailure {
+        for (Redirect r : plan.redirects) {
+            if (r.file == null && !isOpen(r.parentFd)) throw SpawnFailure.inChild(Errno.EBADF.intValue(), "dup2");
+        }
+        for (int fd : plan.closes) {
+            if (!isOpen(fd)) throw SpawnFailure.inChild(Errno.EBADF.intValue(), "close");
+        }
+    }
+
+    private static boolean isOpen(int fd) {
+        return Native.libc.fcntl(fd, Native.F_GETFD, 0) != -1 || Native.errno() != Errno.EBADF.intValue();
     }
 
     private static String unsupported(SpawnPlan plan) {
@@ -195,6 +213,7 @@ public final class Spawner {
             highest = Math.max(highest, source[i]);
         }
         for (int[] d : plan.childDups) highest = Math.max(highest, d[1]);
+        for (int fd : plan.inherited) highest = Math.max(highest, fd); // the spare ones below must not land on them
 
         int spare = highest + 1;
         if (gate != null) {
@@ -223,6 +242,7 @@ public final class Spawner {
         if (plan.closeOthers) {
             Set<Integer> keep = new HashSet<>(targets);
             for (int[] d : plan.childDups) keep.add(d[0]);
+            keep.addAll(plan.inherited);
             int highestKept = 2;
             for (int fd : keep) highestKept = Math.max(highestKept, fd);
             for (int fd = 3; fd <= highestKept; fd++) {
@@ -258,6 +278,7 @@ public final class Spawner {
      */
     private static SpawnFailure failure(int err, SpawnPlan plan) {
         if (err == Errno.EBADF.intValue()) return SpawnFailure.inChild(err, "dup2"); // a redirect source that is not open, as MRI says
+        if (err == Errno.EPERM.intValue() && plan.pgroup > 0) return SpawnFailure.inChild(err, "setpgid"); // a group to join that is not ours
         if (!plan.cwd.equals(PROCESS_CWD)) {
             File dir = new File(plan.cwd);
             int dirErr = !dir.exists() ? Native.ENOENT

@@ -24,6 +24,7 @@ import org.jruby.RubySymbol;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.util.ByteList;
+import org.jruby.util.JRubyFile;
 import org.jruby.util.TypeConverter;
 import org.jruby.util.io.OpenFile;
 
@@ -149,13 +150,14 @@ public final class SpawnArguments {
         } else {
             RubyString name = program != null ? program : argv[0];
             plan.commandName = name.toString();
-            byte[] found = ExecutableLookup.find(bytes(name.getByteList()), pathForLookup, runtime.getCurrentDirectory());
+            byte[] found = ExecutableLookup.find(bytes(name.getByteList()), pathForLookup, pwd());
             plan.executableFound = found != null;
             plan.executable = found != null ? found : bytes(name.getByteList());
             for (RubyString s : argv) plan.argv.add(bytes(s.getByteList()));
         }
         plan.envp.addAll(buildEnvironment(envChanges));
-        if (plan.cwd == null) plan.cwd = runtime.getCurrentDirectory();
+        if (plan.cwd == null) plan.cwd = pwd();
+        if (!closeOthersGiven) plan.inherited.addAll(InheritableIOs.descriptors());
         return this;
     }
 
@@ -233,7 +235,7 @@ public final class SpawnArguments {
                     if (!value.isTrue()) plan.pgroup = -1;
                     else if (value == runtime.getTrue()) plan.pgroup = 0;
                     else {
-                        long pgid = toLong(value);
+                        int pgid = toInt(value); // MRI: NUM2PIDT
                         if (pgid < 0) throw runtime.newArgumentError("negative process group ID : " + pgid);
                         plan.pgroup = pgid;
                     }
@@ -257,10 +259,10 @@ public final class SpawnArguments {
                     return true;
                 }
                 case "umask": {
-                    long mask = toLong(value);
+                    int mask = toUInt(value); // MRI: NUM2MODET
                     if (umaskGiven) throw runtime.newArgumentError("umask option specified twice");
                     umaskGiven = true;
-                    plan.umask = (int) (mask & 0777); // what umask(2) keeps of a mode_t
+                    plan.umask = mask & 0777; // what umask(2) keeps of a mode_t
                     return true;
                 }
                 case "close_others":
@@ -328,7 +330,7 @@ public final class SpawnArguments {
         }
         if (value instanceof RubyFixnum) {
             // MRI does not check the value's sign here; a negative one fails in the child. We fail early.
-            dup2(key, checkedFd(((RubyFixnum) value).getLongValue()));
+            dup2(key, notNegative(toInt(value)));
             return;
         }
         if (value instanceof RubyArray) {
@@ -344,9 +346,9 @@ public final class SpawnArguments {
             int flags;
             if (mode.isNil()) flags = O_RDONLY;
             else if (mode instanceof RubyString) flags = OpenFile.ioModestrOflags(runtime, cString(mode).toString());
-            else flags = (int) toLong(mode);
+            else flags = toInt(mode);
             IRubyObject perm = a.size() > 2 ? a.eltOk(2) : runtime.getNil();
-            openFile(key, path, flags, perm.isNil() ? 0644 : (int) toLong(perm));
+            openFile(key, path, flags, perm.isNil() ? 0644 : toUInt(perm));
             return;
         }
         if (value instanceof RubyString) {
@@ -385,9 +387,9 @@ public final class SpawnArguments {
 
     // MRI: check_exec_redirect_fd
     private int redirectFd(IRubyObject v, boolean isKey) {
-        long fd;
+        int fd;
         if (v instanceof RubyFixnum) {
-            fd = ((RubyFixnum) v).getLongValue();
+            fd = toInt(v);
         } else if (v instanceof RubySymbol) {
             switch (((RubySymbol) v).idString()) {
                 case "in": fd = 0; break;
@@ -398,15 +400,16 @@ public final class SpawnArguments {
         } else {
             IRubyObject io = checkIO(v);
             if (io.isNil()) throw runtime.newArgumentError("wrong exec redirect");
+            // A duplex IO (IO.popen's "r+") has two descriptors: which one was meant cannot be told.
+            if (((RubyIO) io).getOpenFileChecked().tiedIOForWriting != null) throw runtime.newArgumentError("duplex IO redirection");
             fd = RealDescriptors.of((RubyIO) io);
         }
-        return checkedFd(fd);
+        return notNegative(fd);
     }
 
-    private int checkedFd(long fd) {
+    private int notNegative(int fd) {
         if (fd < 0) throw runtime.newArgumentError("negative file descriptor");
-        if (fd > Integer.MAX_VALUE) throw runtime.newRangeError("file descriptor " + fd + " too big");
-        return (int) fd;
+        return fd;
     }
 
     // MRI: check_exec_fds, which also resolves chains of [:child, fd]
@@ -493,13 +496,15 @@ public final class SpawnArguments {
         return v == null || v.isNil() ? null : ((RubyString) v).getByteList();
     }
 
-    /** MRI: rb_io_check_io: the IO itself, its to_io, or nil. */
+    /** MRI: rb_io_check_io: the IO itself, its to_io, or nil (also when to_io gives nil). */
     private IRubyObject checkIO(IRubyObject v) {
         if (v instanceof RubyIO) return v;
         if (!v.respondsTo("to_io")) return runtime.getNil();
         IRubyObject io = v.callMethod(context, "to_io");
-        if (!(io instanceof RubyIO)) throw runtime.newTypeError("can't convert " + v.getMetaClass() + " to IO");
-        return io;
+        if (io.isNil() || io instanceof RubyIO) return io;
+        // MRI: convert_type_err's wording (rb_check_convert_type_with_id)
+        String type = v.getMetaClass().getRealClass().getName();
+        throw runtime.newTypeError("can't convert " + type + " to IO (" + type + "#to_io gives " + io.getMetaClass().getRealClass().getName() + ")");
     }
 
     /** MRI: StringValueCStr: a String (TypeError otherwise) with no NUL byte (ArgumentError). */
@@ -525,15 +530,47 @@ public final class SpawnArguments {
         return RubyNumeric.num2long(v);
     }
 
-    /** MRI: NUM2RLIM: an Integer up to 2**64-1 (RLIM_INFINITY), kept as unsigned bits. */
+    /** MRI: NUM2INT (rb_num2int): NUM2LONG, then the range of a C int, as pid_t, fds and open flags are. */
+    private int toInt(IRubyObject v) {
+        long n = toLong(v);
+        if (n > Integer.MAX_VALUE) throw runtime.newRangeError("integer " + n + " too big to convert to " + quoted("int"));
+        if (n < Integer.MIN_VALUE) throw runtime.newRangeError("integer " + n + " too small to convert to " + quoted("int"));
+        return (int) n;
+    }
+
+    /**
+     * MRI: NUM2UINT (rb_num2uint), as mode_t is (NUM2MODET: :umask, a redirect's permission): NUM2ULONG, then
+     * the range of a C unsigned int, where a negative value down to INT_MIN wraps as in C.
+     */
+    private int toUInt(IRubyObject v) {
+        long n = v instanceof RubyBignum ? unsignedLong((RubyBignum) v) : toLong(v);
+        boolean negative = !(v instanceof RubyBignum) && n < 0; // a negative Bignum is below a long: unsignedLong raised
+        if (negative && n < Integer.MIN_VALUE) throw runtime.newRangeError("integer " + n + " too small to convert to " + quoted("unsigned int"));
+        if (!negative && Long.compareUnsigned(n, 0xffffffffL) > 0) {
+            throw runtime.newRangeError("integer " + Long.toUnsignedString(n) + " too big to convert to " + quoted("unsigned int"));
+        }
+        return (int) n;
+    }
+
+    /** MRI: NUM2RLIM (NUM2ULONG: rlim_t is an unsigned long): an Integer up to 2**64-1 (RLIM_INFINITY), kept as unsigned bits. */
     private long toRlim(IRubyObject v) {
         RubyInteger i = v instanceof RubyInteger ? (RubyInteger) v : (RubyInteger) TypeConverter.convertToType(v, runtime.getInteger(), "to_int");
-        if (i instanceof RubyBignum) {
-            java.math.BigInteger big = ((RubyBignum) i).getValue();
-            if (big.bitLength() > 64) throw runtime.newRangeError("bignum too big to convert into `rlim_t'");
-            return big.longValue();
-        }
-        return i.getLongValue();
+        return i instanceof RubyBignum ? unsignedLong((RubyBignum) i) : i.getLongValue();
+    }
+
+    /** MRI: rb_big2ulong: a Bignum that fits 64 bits, and if negative a C long, as the bits of an unsigned long. */
+    private long unsignedLong(RubyBignum v) {
+        java.math.BigInteger big = v.getValue();
+        if (big.abs().bitLength() > 64) throw runtime.newRangeError("bignum too big to convert into " + quoted("unsigned long"));
+        if (big.signum() < 0 && big.bitLength() > 63) throw runtime.newRangeError("bignum out of range of unsigned long");
+        return big.longValue();
+    }
+
+    /** A C type as MRI's conversion messages quote it: `int' up to Ruby 3.3, 'int' from 3.4 (JRuby 10). */
+    private String quoted(String type) {
+        // RUBY_VERSION as this JRuby reports it (the Java constant would be the one compiled against)
+        boolean like34 = runtime.getObject().getConstant("RUBY_VERSION").toString().compareTo("3.4") >= 0;
+        return (like34 ? "'" : "`") + type + "'";
     }
 
     /** MRI: TO_BOOL: true, false or nil, or "expected true or false as NAME: VALUE". */
@@ -543,9 +580,26 @@ public final class SpawnArguments {
         throw runtime.newArgumentError("expected true or false as " + name + ": " + v.inspect());
     }
 
+    /**
+     * The directory relative paths are taken from and a child starts in without :chdir: JRuby's Dir.pwd
+     * (which JRuby never applies to the process); but when Dir.pwd is a directory only JRuby knows (in the
+     * class loader, uri:classloader:/..., or inside a jar, app.jar!/dir, as in warbler apps), the process's
+     * directory, where JRuby's own Process.spawn runs such children.
+     */
+    private String pwd() {
+        String pwd = runtime.getCurrentDirectory();
+        return isVirtual(pwd) ? new File("").getAbsolutePath() : pwd; // user.dir: the JVM never changes its directory
+    }
+
+    /** JRuby's virtual paths all name a scheme (uri:, classpath:, file:) or a jar (!); a plain path is asked nothing more. */
+    private boolean isVirtual(String path) {
+        if (path.indexOf(':') < 0 && path.indexOf('!') < 0) return false;
+        return !JRubyFile.isResourceRegularFile(JRubyFile.createResource(runtime, path));
+    }
+
     private String absolute(String path) {
         File f = new File(path);
-        return f.isAbsolute() ? path : new File(runtime.getCurrentDirectory(), path).getPath();
+        return f.isAbsolute() ? path : new File(pwd(), path).getPath();
     }
 
     private static byte[] bytes(String s) {

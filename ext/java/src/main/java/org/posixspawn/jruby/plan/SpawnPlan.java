@@ -38,8 +38,13 @@ public final class SpawnPlan {
     /** -1: inherit. */
     public final int umask;
     public final List<ResourceLimit> rlimits;
-    /** Close every descriptor but 0, 1, 2 and the redirected ones (our default; :close_others => false keeps them). */
+    /** Close every descriptor but 0, 1, 2, the redirected ones and {@link #inherited} (:close_others => false keeps them all). */
     public final boolean closeOthers;
+    /**
+     * Descriptors the child keeps even so: without :close_others, those of the Ruby IOs the program set
+     * close_on_exec = false ({@link InheritableIOs}), which is what MRI's default hands on. Sorted.
+     */
+    public final List<Integer> inherited;
 
     SpawnPlan(Builder b) {
         commandName = b.commandName;
@@ -58,6 +63,7 @@ public final class SpawnPlan {
         umask = b.umask;
         rlimits = Collections.unmodifiableList(new ArrayList<>(b.rlimits));
         closeOthers = b.closeOthers;
+        inherited = Collections.unmodifiableList(new ArrayList<>(b.inherited));
     }
 
     /** The same plan with the child's fd {@code childFd} taken from the parent's {@code parentFd}, replacing any redirect of it. */
@@ -116,6 +122,7 @@ public final class SpawnPlan {
         b.umask = umask;
         b.rlimits.addAll(rlimits);
         b.closeOthers = closeOthers;
+        b.inherited.addAll(inherited);
         return b;
     }
 
@@ -129,7 +136,8 @@ public final class SpawnPlan {
         s.append(", closes=").append(closes).append(", childDups=[");
         for (int[] d : childDups) s.append(Arrays.toString(d));
         s.append("], pgroup=").append(pgroup).append(", setsid=").append(setsid).append(", umask=").append(umask);
-        s.append(", rlimits=").append(rlimits).append(", closeOthers=").append(closeOthers).append('}');
+        s.append(", rlimits=").append(rlimits).append(", closeOthers=").append(closeOthers);
+        s.append(", inherited=").append(inherited).append('}');
         return s.toString();
     }
 
@@ -151,6 +159,7 @@ public final class SpawnPlan {
         int umask = -1;
         final List<ResourceLimit> rlimits = new ArrayList<>();
         boolean closeOthers = true;
+        final List<Integer> inherited = new ArrayList<>();
 
         public SpawnPlan build() {
             return new SpawnPlan(this);
