@@ -13,7 +13,7 @@ import jnr.ffi.Pointer;
  * runs on the {@link FsThread}, whose own working directory the child inherits;</li>
  * <li>{@code posix_spawn_file_actions_addclosefrom_np} (glibc 2.34): else each open descriptor listed in
  * /proc/self/fd (or /dev/fd) gets its own close action;</li>
- * <li>{@code POSIX_SPAWN_SETSID} (glibc 2.26, musl 1.1.17, macOS 10.15), a flag rather than a call: this libc's
+ * <li>{@code POSIX_SPAWN_SETSID} (glibc 2.26, musl, macOS 10.15), a flag rather than a call: this libc's
  * own posix_spawnattr_setflags is asked whether it takes it (glibc before 2.26 and FreeBSD refuse it with
  * EINVAL); there is no fallback, so {@code setsid: true} raises NotImplementedError where it is missing;</li>
  * <li>{@code pidfd_open} (Linux 5.3, a system call; known here on x86_64 and aarch64): else a capture

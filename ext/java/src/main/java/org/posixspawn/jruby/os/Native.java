@@ -38,7 +38,7 @@ public final class Native {
     static final short POSIX_SPAWN_SETPGROUP = PROFILE != null ? PROFILE.POSIX_SPAWN_SETPGROUP : 0,
             POSIX_SPAWN_SETSIGDEF = PROFILE != null ? PROFILE.POSIX_SPAWN_SETSIGDEF : 0,
             POSIX_SPAWN_SETSIGMASK = PROFILE != null ? PROFILE.POSIX_SPAWN_SETSIGMASK : 0;
-    /** glibc 2.26+ and musl 1.1.17+: 0x80; macOS 10.15+: 0x400; none on FreeBSD (see Features.setsid). */
+    /** glibc 2.26+ and musl: 0x80; macOS 10.15+: 0x400; none on FreeBSD (see Features.setsid). */
     static final short POSIX_SPAWN_SETSID = PROFILE != null ? PROFILE.POSIX_SPAWN_SETSID : 0;
 
     private Native() {}
