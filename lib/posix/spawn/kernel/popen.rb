@@ -82,7 +82,7 @@ module POSIX
           chunk = ''.b
           loop { data << io.readpartial(READ_SIZE, chunk) }
         rescue EOFError
-          data.force_encoding(Encoding::BINARY)
+          data
         end
 
         # IO.popen([env,] cmd, mode = "r" [, opts]) [{ |io| ... }]
