@@ -253,7 +253,8 @@ RSpec.describe 'bad input' do
     rows.each { |row| gem_outcome(row) } # loads every class and opens whatever JRuby opens once
     before = ProcessResources.snapshot(:descriptors, :children)
     rows.each { |row| gem_outcome(row) }
-    expect(ProcessResources.settled_changes(before)).to eq({})
+    # What appeared counts; a descriptor closed meanwhile is an earlier example's IO collected as garbage.
+    expect(ProcessResources.settled_changes(before, new_only: true)).to eq({})
   end
 
   it 'raises NotImplementedError for :setsid where posix_spawn has no POSIX_SPAWN_SETSID, naming it' do

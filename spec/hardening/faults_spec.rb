@@ -84,9 +84,10 @@ RSpec.describe 'faults' do
     JSON.parse(output.lines.last)
   end
 
-  # BEFORE: a ProcessResources.snapshot of descriptors and children.
+  # BEFORE: a ProcessResources.snapshot of descriptors and children. Only what appeared counts: a descriptor
+  # closed meanwhile is an earlier example's IO collected as garbage (seen on a loaded machine), not a leak.
   def expect_nothing_left(before)
-    expect(ProcessResources.settled_changes(before)).to eq({})
+    expect(ProcessResources.settled_changes(before, new_only: true)).to eq({})
     expect(POSIX::Spawn.system('true')).to be(true)
   end
 
