@@ -14,7 +14,7 @@ RSpec.describe 'handles at scale' do
       before = ProcessResources.snapshot(:descriptors, :children)
       handles = []
       begin
-        count.times { handles << POSIX::Spawn.start('sleep', '60') }
+        count.times { handles << POSIX::Spawn.start('sleep', '600') }
         expect(handles.map(&:route).uniq).to eq([:pidfd])
         expect(handles.count(&:alive?)).to eq(count)
         expect(pidfds.size).to be >= count
