@@ -97,6 +97,10 @@ module POSIX
       #                        as it is read, instead of capturing it (out or err stays empty). A true
       #                        result stops the process as on a timeout and raises Aborted; an exception
       #                        raised by the callable stops it too, and goes on up.
+      #   :wait_delay => secs  Once the process itself has exited, read what is left for at most secs
+      #                        more, then close the pipes and return with what was captured: a background
+      #                        process that inherited stdout (`sleep 600 &`) no longer makes Child wait
+      #                        for it (Go's Cmd.WaitDelay). Default nil: read to the end, as the MRI gem.
       #
       # A :timeout or :max that is not positive means no limit, as in the MRI gem. A fractional :max
       # counts whole bytes (10.5 allows 10).
@@ -118,6 +122,7 @@ module POSIX
         @max = bytes_option(options.delete(:max))
         @pgroup_kill = boolean_option(:pgroup_kill, options.delete(:pgroup_kill))
         @stdout_stream, @stderr_stream = streams_option(options.delete(:streams))
+        @wait_delay = number_option(:wait_delay, options.delete(:wait_delay), 'seconds')
         noexec = options.delete(:noexec)
         options.delete(:chdir) if options.key?(:chdir) && options[:chdir].nil?
         @spawn_args = options.empty? ? args : args + [options]
@@ -171,7 +176,7 @@ module POSIX
       # Raises what POSIX::Spawn.spawn raises, TimeoutExceeded, MaximumOutputExceeded, Aborted, or what
       # a :streams callable raises.
       def exec!
-        case Native.capture(self, @spawn_args, @input, @timeout, @max, @pgroup_kill, @stdout_stream, @stderr_stream)
+        case Native.capture(self, @spawn_args, @input, @timeout, @max, @pgroup_kill, @stdout_stream, @stderr_stream, @wait_delay)
         when :timeout then raise TimeoutExceeded, "ran longer than #{@timeout} seconds: #{command_line(@spawn_args)}"
         when :max then raise MaximumOutputExceeded, "wrote more than #{@max} bytes: #{command_line(@spawn_args)}"
         when :aborted then raise Aborted, "a streams callable asked to stop: #{command_line(@spawn_args)}"

@@ -99,7 +99,10 @@ module POSIX
       # When `timeout` seconds pass first, raises TimeoutExceeded and leaves the child running (Python's
       # contract): call communicate again to go on where it stopped (nothing read is lost; input is not
       # given again), or terminate it.
-      def communicate(input = nil, timeout: nil)
+      #
+      # With `wait_delay` seconds, once the child has ended the pipes are read for at most that long more,
+      # then closed: a background process holding them open does not hold up communicate.
+      def communicate(input = nil, timeout: nil, wait_delay: nil)
         input = String.try_convert(input) || raise(TypeError, "input must be a String, not #{input.class}") unless input.nil?
         raise ArgumentError, 'communicate needs a handle started with in:, out: or err: :pipe' unless @stdin || @stdout || @stderr
         raise ArgumentError, 'input given, but stdin is not piped' if input && !@stdin && !@communicated
@@ -107,7 +110,8 @@ module POSIX
         seconds = Handle.send(:seconds_option, :timeout, timeout)
         deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + seconds if seconds
         @communicated = true
-        output = __communicate(@stdin, @stdout, @stderr, input, seconds)
+        delay = Handle.send(:seconds_option, :wait_delay, wait_delay)
+        output = __communicate(@stdin, @stdout, @stderr, input, seconds, delay)
         raise TimeoutExceeded, "ran longer than #{timeout} seconds: pid #{pid}" if output == :timeout
 
         left = [deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC), 0].max if deadline

@@ -81,6 +81,7 @@ module POSIX
               waited(POSIX::Spawn.spawn('true', chdir: Dir.tmpdir, umask: 0o077, close_others: true))
             end,
             RubyCase.new('POSIX::Spawn.spawn rlimit_nofile: 256', :spawn) { waited(POSIX::Spawn.spawn('true', rlimit_nofile: 256)) },
+            RubyCase.new('POSIX::Spawn.start + Handle#wait', :spawn) { POSIX::Spawn.start('true').wait.success? },
             *c_reference,
             RubyCase.new('Process.spawn', :spawn) { waited(Process.spawn('true')) },
             RubyCase.new('Process.spawn chdir: Dir.tmpdir', :spawn) { waited(Process.spawn('true', chdir: Dir.tmpdir)) },

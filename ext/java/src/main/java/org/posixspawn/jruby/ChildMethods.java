@@ -41,7 +41,7 @@ public final class ChildMethods {
     };
 
     /**
-     * Native.capture(child, spawn_args, input, timeout, max, pgroup_kill, stdout_stream, stderr_stream)
+     * Native.capture(child, spawn_args, input, timeout, max, pgroup_kill, stdout_stream, stderr_stream[, wait_delay])
      *   -> nil, :timeout, :max or :aborted
      *
      * Runs the command of spawn_args (Process.spawn's arguments) to completion, feeding it input (a String,
@@ -49,9 +49,10 @@ public final class ChildMethods {
      * and @runtime on every way out, exceptions and interrupts included, so partial output stays readable.
      * A timeout (seconds) or max (bytes) that is nil or not positive means none. A stream that is not nil
      * is called with each chunk of that output (a binary String) instead of capturing it; a true result
-     * stops the run (:aborted).
+     * stops the run (:aborted). A wait_delay (seconds) that is not nil closes the pipes that long after the
+     * child's exit, even if a background process still holds them open.
      */
-    @JRubyMethod(module = true, required = 8)
+    @JRubyMethod(module = true, required = 8, optional = 1)
     public static IRubyObject capture(ThreadContext context, IRubyObject self, IRubyObject[] args) {
         Ruby runtime = context.runtime;
         IRubyObject child = args[0];
@@ -69,6 +70,7 @@ public final class ChildMethods {
         try {
             if (!stdoutStream.isNil()) capture.out().stream();
             if (!stderrStream.isNil()) capture.err().stream();
+            if (args.length > 8 && !args[8].isNil()) capture.waitDelay(Handle.nanos(context, args[8]), null);
             boolean over = false;
             while (!over && !aborted) {
                 try {

@@ -187,12 +187,13 @@ public final class Handle extends RubyObject {
     }
 
     /**
-     * __communicate(stdin, stdout, stderr, input, timeout) -> [out, err] (nil where not piped), or :timeout.
+     * __communicate(stdin, stdout, stderr, input, timeout, wait_delay) -> [out, err] (nil where not piped), or :timeout.
      * The first call takes the pipes over from the three IOs (closing them) and feeds input, then reads both
      * outputs to the end with Child's poll loop; after a timeout the next call goes on where it stopped,
-     * nothing lost. Waiting for the exit is the caller's.
+     * nothing lost. A wait_delay closes the pipes that long after the child has ended. Waiting for the exit
+     * is the caller's.
      */
-    @JRubyMethod(name = "__communicate", required = 5)
+    @JRubyMethod(name = "__communicate", required = 6)
     public IRubyObject communicate(ThreadContext context, IRubyObject[] args) {
         Ruby runtime = context.runtime;
         if (communication == null) {
@@ -200,10 +201,13 @@ public final class Handle extends RubyObject {
             int stdin = takeOver(context, args[0]), stdout = takeOver(context, args[1]), stderr = takeOver(context, args[2]);
             communication = NativeMethods.start(context, () -> Capture.over(child.pid, stdin, stdout, stderr, input));
         }
-        long deadline = Long.MAX_VALUE;
-        if (!args[4].isNil()) deadline = System.nanoTime() + (long) Math.min(Math.max(0, RubyNumeric.num2dbl(context, args[4])) * 1e9, Long.MAX_VALUE / 4);
+        long deadline = args[4].isNil() ? Long.MAX_VALUE : System.nanoTime() + nanos(context, args[4]);
         Capture run = communication;
         run.resume(deadline);
+        if (!args[5].isNil()) {
+            run.waitDelay(nanos(context, args[5]), child::ended);
+            child.onExitLater(ended -> run.wakeup()); // the loop then sees the end
+        }
         boolean over = false;
         try {
             while (!over) {
@@ -234,6 +238,11 @@ public final class Handle extends RubyObject {
         if (fd < 0) throw context.runtime.newErrnoFromInt(Native.errno(), "dup of the handle's pipe");
         io.callMethod(context, "close");
         return fd;
+    }
+
+    /** Seconds (a Numeric, negative is 0) as nanoseconds, capped far below overflow. */
+    static long nanos(ThreadContext context, IRubyObject seconds) {
+        return (long) Math.min(Math.max(0, RubyNumeric.num2dbl(context, seconds)) * 1e9, Long.MAX_VALUE / 4);
     }
 
     private static final int F_DUPFD_CLOEXEC = 1030; // Linux

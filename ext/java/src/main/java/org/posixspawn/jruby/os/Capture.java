@@ -74,6 +74,9 @@ public final class Capture implements AutoCloseable {
     /** False for a handle's pipes ({@link #over}): the reaper owns the child; the run ends with the pipes. */
     private final boolean reaps;
     private long deadline; // System.nanoTime(), or Long.MAX_VALUE
+    private long waitDelay = -1; // nanoseconds the pipes are still read once the child has exited, or -1: to their end
+    private long drainUntil = Long.MAX_VALUE; // System.nanoTime() when waitDelay's time is up
+    private java.util.function.BooleanSupplier ended; // over(): the reaper's word that the child has ended
     private final long max;      // bytes of stdout + stderr, or -1
     private final ByteBuffer input;
     private final Pointer pollfds = Native.allocate(5L * POLLFD_SIZE);
@@ -165,6 +168,21 @@ public final class Capture implements AutoCloseable {
         if (outcome == Outcome.TIMED_OUT) outcome = null;
     }
 
+    /**
+     * Reads the pipes for at most {@code nanos} once the child has exited, then closes them (wait_delay: a
+     * background process holding the child's stdout open no longer holds up the run). For an {@link #over}
+     * run, {@code ended} says when the child has ended, and a {@link #wakeup} should follow its end.
+     */
+    public void waitDelay(long nanos, java.util.function.BooleanSupplier ended) {
+        this.waitDelay = nanos;
+        this.ended = ended;
+    }
+
+    private boolean childExited() {
+        if (!reaps) return ended != null && ended.getAsBoolean();
+        return pidfd >= 0 ? Reaper.readable(pidfd) : reapIfExited();
+    }
+
     /** Bytes of the input not written yet. */
     public int inputLeft() {
         return input == null ? 0 : input.remaining();
@@ -203,6 +221,14 @@ public final class Capture implements AutoCloseable {
                 outcome = Outcome.EXITED;
                 break;
             }
+            if (!waitingForExit && waitDelay >= 0) {
+                if (drainUntil == Long.MAX_VALUE && childExited()) drainUntil = System.nanoTime() + waitDelay;
+                if (drainUntil != Long.MAX_VALUE && System.nanoTime() - drainUntil >= 0) {
+                    closeAll(stdin, stdout, stderr); // what a background process writes after this is not ours
+                    stdin = stdout = stderr = -1;
+                    continue;
+                }
+            }
             long left = deadline == Long.MAX_VALUE ? -1 : deadline - System.nanoTime();
             if (deadline != Long.MAX_VALUE && left <= 0) {
                 outcome = Outcome.TIMED_OUT;
@@ -217,6 +243,11 @@ public final class Capture implements AutoCloseable {
             if (waitingForExit) {
                 if (pidfd >= 0) n = watch(n, pidfd, POLLIN);
                 else timeout = timeout < 0 ? EXIT_POLL_MILLIS : Math.min(timeout, EXIT_POLL_MILLIS);
+            } else if (waitDelay >= 0) {
+                int until = drainUntil == Long.MAX_VALUE ? -1 : (int) Math.max(0, (drainUntil - System.nanoTime() + 999_999) / 1_000_000);
+                if (until < 0 && reaps && pidfd >= 0) n = watch(n, pidfd, POLLIN);
+                else if (until < 0 && reaps) until = EXIT_POLL_MILLIS;
+                if (until >= 0) timeout = timeout < 0 ? until : Math.min(timeout, until);
             }
             // Data just moved: look again without sleeping. Sleeping in poll after each read, to be woken by the
             // child's next write, made a 16 MiB capture about a third slower (also in C: Linux 6.18 on a VM).
@@ -352,6 +383,7 @@ public final class Capture implements AutoCloseable {
     }
 
     private boolean reapIfExited() {
+        if (reaped) return true; // with wait_delay, reaped before the pipes closed
         long r = Native.libc.waitpid(pid, status, WNOHANG);
         if (r == pid) reaped(status.getInt(0));
         else if (r < 0 && Native.errno() == Native.ECHILD) reaped(-1); // someone else's Process.wait took it
