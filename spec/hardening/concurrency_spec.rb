@@ -77,7 +77,7 @@ RSpec.describe 'concurrent spawns' do
       before = { descriptors: descriptors_but_selectors, children: ProcessResources.children }
       run_threads(rounds)
       after = -> { { descriptors: descriptors_but_selectors, children: ProcessResources.children } }
-      expect(ProcessResources.settled_changes(before, &after)).to eq({})
+      expect(ProcessResources.settled_changes(before, new_only: true, &after)).to eq({}) # a pipe closed meanwhile is an earlier IO collected as garbage
     end
   end
 end
