@@ -42,6 +42,18 @@ module POSIX
   module Spawn
     extend self
 
+    # Spawn-style arguments, [env,] command... [,options], split into [the rest, a copy of options] ({} when
+    # there are none: a lone Hash is the command, not options). Internal: used by popen4 and Child.
+    module Arguments
+      module_function
+
+      def split(args)
+        return [args, {}] unless args.size > 1 && args.last.respond_to?(:to_hash)
+
+        [args[0...-1], args.last.to_hash.dup]
+      end
+    end
+
     # Spawn a child process with posix_spawn(3); the arguments are exactly Process.spawn's.
     #
     #   spawn([env,] command... [,options])
@@ -122,8 +134,7 @@ module POSIX
     # Returns [pid, stdin, stdout, stderr]: the three are the parent's ends, real IO objects.
     # With a block, yields them, closes the pipes and waits for the child afterwards, returning $?.
     def popen4(*args)
-      args = args.dup
-      options = args.last.respond_to?(:to_hash) && args.size > 1 ? args.pop.to_hash.dup : {}
+      args, options = Arguments.split(args)
       pipes = []
       begin
         3.times { pipes << IO.pipe } # any of them may fail (EMFILE): those made are closed below

@@ -29,6 +29,12 @@ RSpec.describe 'POSIX::Spawn.spawn' do
     include_examples 'spawn behaviour'
     include_examples 'redirection behaviour'
     include_examples 'attribute behaviour'
+
+    it 'ran down the fallbacks: the FS thread for :chdir, a close action per listed descriptor' do
+      Process.wait(POSIX::Spawn.spawn('true', chdir: '/tmp'))
+      expect(POSIX::Spawn::Native.last_route).to eq(:fs_thread)
+      expect(POSIX::Spawn::Native.last_closing).to eq(:each_listed)
+    end
   end
 
   describe 'which route runs' do
@@ -46,6 +52,16 @@ RSpec.describe 'POSIX::Spawn.spawn' do
       expect(route_of(umask: 0o22)).to eq(:fs_thread)
       expect(route_of(rlimit_core: 0)).to eq(:fs_thread)
       pretend_missing(['posix_spawn_file_actions_addchdir_np']) { expect(route_of(chdir: '/tmp')).to eq(:fs_thread) }
+    end
+
+    it 'closes the other descriptors with addclosefrom_np, else with a close action per descriptor listed in /proc' do
+      closing_of = ->(**options) { Process.wait(POSIX::Spawn.spawn('true', **options)); POSIX::Spawn::Native.last_closing }
+      expect(closing_of.call).to eq(:closefrom)
+      expect(closing_of.call(close_others: false)).to eq(:none)
+      pretend_missing(['posix_spawn_file_actions_addclosefrom_np']) do
+        expect(closing_of.call).to eq(:each_listed)
+        expect(closing_of.call(umask: 0o22)).to eq(:each_listed) # decided by the caller, carried out on the FS thread
+      end
     end
 
     it 'rejects names that are not optional libc calls' do

@@ -115,8 +115,7 @@ module POSIX
       # out, err, and status attributes are immediately available.
       # Raises what POSIX::Spawn.spawn raises, TimeoutExceeded, MaximumOutputExceeded, or Aborted.
       def initialize(*args)
-        args = args.dup
-        options = args.last.respond_to?(:to_hash) && args.size > 1 ? args.pop.to_hash.dup : {}
+        args, options = Arguments.split(args)
         @input = input_option(options.delete(:input))
         @timeout = number_option(:timeout, options.delete(:timeout), 'seconds')
         @max = bytes_option(options.delete(:max))
@@ -143,7 +142,7 @@ module POSIX
       #
       # Returns a new Child instance but does not run the underlying process.
       def self.build(*args)
-        options = args.last.respond_to?(:to_hash) && args.size > 1 ? args.pop.to_hash : {}
+        args, options = Arguments.split(args)
         new(*args, { noexec: true }.merge(options))
       end
 
@@ -176,7 +175,10 @@ module POSIX
       # Raises what POSIX::Spawn.spawn raises, TimeoutExceeded, MaximumOutputExceeded, Aborted, or what
       # a :streams callable raises.
       def exec!
-        case Native.capture(self, @spawn_args, @input, @timeout, @max, @pgroup_kill, @stdout_stream, @stderr_stream, @wait_delay)
+        outcome = Native.capture(@spawn_args, input: @input, timeout: @timeout, max: @max, pgroup_kill: @pgroup_kill,
+                                              stdout: @stdout_stream, stderr: @stderr_stream,
+                                              wait_delay: @wait_delay) { |result| keep(result) }
+        case outcome
         when :timeout then raise TimeoutExceeded, "ran longer than #{@timeout} seconds: #{command_line(@spawn_args)}"
         when :max then raise MaximumOutputExceeded, "wrote more than #{@max} bytes: #{command_line(@spawn_args)}"
         when :aborted then raise Aborted, "a streams callable asked to stop: #{command_line(@spawn_args)}"
@@ -185,6 +187,13 @@ module POSIX
       end
 
       private
+
+      # What Native.capture reports: the pid once the child has started, then (on every way out, exceptions
+      # and interrupts included) its output, status and run time.
+      def keep(result)
+        @pid = result[:pid]
+        @out, @err, @status, @runtime = result.values_at(:out, :err, :status, :runtime) if result.key?(:status)
+      end
 
       # The largest :max the capture takes (Java's long); no output comes anywhere near it.
       LARGEST_MAX = 2**63 - 1

@@ -26,14 +26,14 @@ module POSIX
 
           spawn_args << options unless options.empty?
           callers = $?
-          child = POSIX::Spawn::Child.allocate
+          result = {}
           begin
-            POSIX::Spawn::Native.capture(child, spawn_args, String(stdin_data), nil, nil, false, nil, nil)
+            POSIX::Spawn::Native.capture(spawn_args, input: String(stdin_data)) { |report| result.update(report) }
           ensure
             # Child sets $? (exit 127 when the command cannot start, as MRI's spawn); Open3 sets it only then.
-            POSIX::Spawn::Native.last_status_set(callers&.to_i, callers&.pid) if child.status
+            POSIX::Spawn::Native.last_status_set(callers&.to_i, callers&.pid) if result[:status]
           end
-          [text(child.out, binmode), text(child.err, binmode), child.status]
+          [text(result[:out], binmode), text(result[:err], binmode), result[:status]]
         end
 
         # What Open3's IO#read gives for these bytes.

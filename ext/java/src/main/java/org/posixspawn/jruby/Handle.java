@@ -18,9 +18,11 @@ import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.posixspawn.jruby.os.Capture;
+import org.posixspawn.jruby.os.Constants;
 import org.posixspawn.jruby.os.Native;
 import org.posixspawn.jruby.os.OwnedChild;
 import org.posixspawn.jruby.os.Reaper;
+import org.posixspawn.jruby.os.SpawnError;
 import org.posixspawn.jruby.os.Spawner;
 import org.posixspawn.jruby.plan.RealDescriptors;
 import org.posixspawn.jruby.plan.SpawnArguments;
@@ -150,7 +152,7 @@ public final class Handle extends RubyObject {
             }
             context.pollThreadEvents();
         }
-        if (child.lost()) throw context.runtime.newErrnoFromInt(Native.ECHILD, "pid " + child.pid + " was reaped by another wait");
+        if (child.lost()) throw context.runtime.newErrnoFromInt(Constants.ECHILD, "pid " + child.pid + " was reaped by another wait");
         IRubyObject result = statusObject(context);
         context.setLastExitStatus(result);
         return result;
@@ -211,11 +213,14 @@ public final class Handle extends RubyObject {
         boolean over = false;
         try {
             while (!over) {
+                Object ran = null;
                 try {
-                    over = context.getThread().executeTask(context, run, ChildMethods.RUN);
+                    ran = context.getThread().executeTask(context, run, ChildMethods.RUN);
                 } catch (InterruptedException e) {
                     // a Java interrupt: handled like a wake-up
                 }
+                if (ran instanceof SpawnError) throw Errors.toRuby(context, (SpawnError) ran);
+                over = Boolean.TRUE.equals(ran);
                 if (!over) context.pollThreadEvents();
             }
         } catch (RuntimeException | Error e) {

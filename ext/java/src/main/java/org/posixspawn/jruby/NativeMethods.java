@@ -11,7 +11,8 @@ import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.posixspawn.jruby.os.Features;
 import org.posixspawn.jruby.os.Route;
-import org.posixspawn.jruby.os.SpawnFailure;
+import org.posixspawn.jruby.os.Closing;
+import org.posixspawn.jruby.os.SpawnError;
 import org.posixspawn.jruby.os.Spawner;
 import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
@@ -40,12 +41,10 @@ public final class NativeMethods {
         IRubyObject pid;
         try {
             pid = RubyFixnum.newFixnum(runtime, Spawner.spawn(parsed.plan));
-        } catch (SpawnFailure failure) {
-            RaiseException error = toRuby(context, failure);
-            if (parsed.exception || !failure.inChild) throw error;
+        } catch (SpawnError error) {
+            RaiseException raised = Errors.toRuby(context, error);
+            if (parsed.exception || !error.inChild) throw raised;
             pid = runtime.getNil();
-        } catch (UnsupportedOperationException e) {
-            throw runtime.newNotImplementedError(e.getMessage());
         }
         return RubyArray.newArray(runtime, pid, runtime.newBoolean(parsed.exception));
     }
@@ -69,6 +68,13 @@ public final class NativeMethods {
         return route == null ? context.nil : context.runtime.newSymbol(route.name().toLowerCase());
     }
 
+    /** Native.last_closing -> :closefrom, :each_listed or :none: how this thread's last spawn closed the other descriptors. */
+    @JRubyMethod(module = true)
+    public static IRubyObject last_closing(ThreadContext context, IRubyObject self) {
+        Closing closing = Closing.last();
+        return closing == null ? context.nil : context.runtime.newSymbol(closing.name().toLowerCase());
+    }
+
     /** Native.pretend_missing(name, missing): run the fallback for an optional call (a libc function, or pidfd_open). */
     @JRubyMethod(module = true)
     public static IRubyObject pretend_missing(ThreadContext context, IRubyObject self, IRubyObject name, IRubyObject missing) {
@@ -80,32 +86,17 @@ public final class NativeMethods {
         return context.nil;
     }
 
-    /** A way to start a child: Spawner.spawn, or Capture.start. */
-    interface Start<T> {
-        T call() throws SpawnFailure;
+    /** A call into the platform layer: Spawner.spawn, or Capture.start. */
+    interface Call<T> {
+        T call() throws SpawnError;
     }
 
-    /** MRI's exit status of a forked child whose exec (or a step before it) failed: rb_exec_fail's 127. */
-    private static final int EXEC_FAILED = 127 << 8;
-
-    /** Runs {@code start}, turning its failures into the Ruby exceptions spawn raises. */
-    static <T> T start(ThreadContext context, Start<T> start) {
+    /** Runs {@code call}, turning its error into the Ruby exception. */
+    static <T> T start(ThreadContext context, Call<T> call) {
         try {
-            return start.call();
-        } catch (SpawnFailure failure) {
-            throw toRuby(context, failure);
-        } catch (UnsupportedOperationException e) {
-            throw context.runtime.newNotImplementedError(e.getMessage());
+            return call.call();
+        } catch (SpawnError error) {
+            throw Errors.toRuby(context, error);
         }
-    }
-
-    /**
-     * The Errno of a failure. One MRI would see in its forked child also sets $? to exit 127, as MRI's
-     * does; that child had a pid, ours never existed, so the status has pid 0 (as JRuby's Kernel#system's).
-     */
-    static RaiseException toRuby(ThreadContext context, SpawnFailure failure) {
-        Ruby runtime = context.runtime;
-        if (failure.inChild) context.setLastExitStatus(RubyProcess.RubyStatus.newProcessStatus(runtime, EXEC_FAILED, 0));
-        return runtime.newErrnoFromInt(failure.errno, failure.culprit);
     }
 }

@@ -5,6 +5,7 @@ import org.jruby.anno.JRubyMethod;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.util.io.OpenFile;
+import org.posixspawn.jruby.os.Constants;
 import org.posixspawn.jruby.os.Native;
 import org.posixspawn.jruby.plan.RealDescriptors;
 
@@ -37,7 +38,7 @@ public final class PopenMethods {
      */
     @JRubyMethod(module = true)
     public static IRubyObject enlarge_pipe(ThreadContext context, IRubyObject self, IRubyObject io) {
-        if (Native.LINUX) Native.libc.fcntl(RealDescriptors.of(toIO(context, io)), Native.F_SETPIPE_SZ, PIPE_SIZE);
+        if (Native.LINUX) Native.libc.fcntl(RealDescriptors.of(toIO(context, io)), Constants.F_SETPIPE_SZ, PIPE_SIZE);
         return io;
     }
 

@@ -12,7 +12,7 @@ import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.util.ByteList;
 import org.posixspawn.jruby.os.Native;
 import org.posixspawn.jruby.os.Pty;
-import org.posixspawn.jruby.os.SpawnFailure;
+import org.posixspawn.jruby.os.SpawnError;
 import org.posixspawn.jruby.os.Spawner;
 import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
@@ -33,9 +33,9 @@ public final class PtyMethods {
         if (openSlave.isTrue()) {
             try {
                 slave = RubyFixnum.newFixnum(runtime, Pty.openSlave(terminal.slavePath));
-            } catch (SpawnFailure failure) {
+            } catch (SpawnError failure) {
                 Native.libc.close(terminal.master);
-                throw NativeMethods.toRuby(context, failure);
+                throw Errors.toRuby(context, failure);
             }
         }
         return RubyArray.newArray(runtime, RubyFixnum.newFixnum(runtime, terminal.master), slave, path(runtime, terminal.slavePath));
@@ -99,7 +99,7 @@ public final class PtyMethods {
         byte[] bytes;
         try {
             bytes = Pty.read(RubyNumeric.num2int(fd), Math.max(1, RubyNumeric.num2int(max)));
-        } catch (SpawnFailure failure) {
+        } catch (SpawnError failure) {
             throw runtime.newErrnoFromInt(failure.errno, culprit.asJavaString());
         }
         if (bytes == null) return runtime.newSymbol("wait");

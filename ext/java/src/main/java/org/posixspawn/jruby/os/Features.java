@@ -77,14 +77,14 @@ public final class Features {
             Pointer attr = mem.reserve(1024);
             if (Native.libc.posix_spawnattr_init(attr) != 0) return false;
             try {
-                return Native.libc.posix_spawnattr_setflags(attr, Native.POSIX_SPAWN_SETSID) == 0;
+                return Native.libc.posix_spawnattr_setflags(attr, Constants.POSIX_SPAWN_SETSID) == 0;
             } finally {
                 Native.libc.posix_spawnattr_destroy(attr);
             }
         }
     }
 
-    /** Whether {@link Capture#PIDFD_OPEN_SYSCALL} is pidfd_open's number here. */
+    /** Whether {@link Constants#PIDFD_OPEN_SYSCALL} is pidfd_open's number here. */
     private static boolean hasPidfdOpenNumber() {
         Platform p = Platform.getNativePlatform();
         return p.getOS() == Platform.OS.LINUX

@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import jnr.ffi.Pointer;
+import org.posixspawn.jruby.plan.SpawnPlan;
 
 /**
  * A thread with a working directory and umask of its own (Linux: {@code unshare(CLONE_FS)}), so that a
@@ -19,8 +20,6 @@ import jnr.ffi.Pointer;
  * creating thread's cwd and umask; setting them here changes nothing anyone else can see.
  */
 final class FsThread {
-    private static final int CLONE_FS = 0x200, SEEK_SET = 0;
-
     private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "posix-spawn-fs");
         t.setDaemon(true);
@@ -36,7 +35,7 @@ final class FsThread {
     private FsThread() {
         int err, fd = -1;
         try {
-            err = executor.submit(() -> Native.libc.unshare(CLONE_FS) == 0 ? 0 : Native.errno()).get();
+            err = executor.submit(() -> Native.libc.unshare(Constants.CLONE_FS) == 0 ? 0 : Native.errno()).get();
             if (err == 0) fd = executor.submit(() -> openProcFile("/proc/thread-self/children")).get();
         } catch (InterruptedException | ExecutionException e) {
             err = -1;
@@ -55,18 +54,24 @@ final class FsThread {
         return t != null && t.unshareErrno == 0 && t.childrenFd >= 0 ? t : null;
     }
 
+    /** On this thread: give it the plan's directory and umask (or the process's), which the child inherits. */
+    void prepare(SpawnPlan plan) throws SpawnError {
+        Spawner.changeDirectoryOfThisThread(plan);
+        Native.libc.umask(plan.umask >= 0 ? plan.umask : processUmask());
+    }
+
     /** The process's umask, read without changing it: from the main thread's /proc status. */
-    static int processUmask() throws SpawnFailure {
+    private static int processUmask() throws SpawnError {
         for (String line : readProcFile("/proc/self/status").split("\n")) {
             if (line.startsWith("Umask:")) return Integer.parseInt(line.substring(6).trim(), 8);
         }
-        throw new IllegalStateException("no Umask line in /proc/self/status");
+        throw SpawnError.unsupported("no Umask line in /proc/self/status (Linux before 4.7): the FS thread cannot give a child the process's umask");
     }
 
     /** The pids of the live (or unreaped) children this thread spawned. */
-    Set<Long> children() throws SpawnFailure {
+    Set<Long> children() throws SpawnError {
         Set<Long> pids = new HashSet<>();
-        if (Native.libc.lseek(childrenFd, 0, SEEK_SET) < 0) throw new SpawnFailure(Native.errno(), "/proc/thread-self/children");
+        if (Native.libc.lseek(childrenFd, 0, Constants.SEEK_SET) < 0) throw SpawnError.errno(Native.errno(), "/proc/thread-self/children");
         String list = readAll(childrenFd, "/proc/thread-self/children");
         for (String pid : list.trim().split(" ")) if (!pid.isEmpty()) pids.add(Long.parseLong(pid));
         return pids;
@@ -76,7 +81,7 @@ final class FsThread {
      * A /proc file's text, read with libc rather than java.nio so that a failure carries its errno: with
      * the descriptor table full it is Errno::EMFILE for the caller, not a Java exception.
      */
-    private static String readProcFile(String path) throws SpawnFailure {
+    private static String readProcFile(String path) throws SpawnError {
         int fd = openProcFile(path);
         try {
             return readAll(fd, path);
@@ -85,24 +90,24 @@ final class FsThread {
         }
     }
 
-    private static int openProcFile(String path) throws SpawnFailure {
+    private static int openProcFile(String path) throws SpawnError {
         byte[] name = path.getBytes(StandardCharsets.US_ASCII);
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(name.length + 1))) {
-            int fd = Native.libc.open(mem.cString(name), Native.O_RDONLY | Native.O_CLOEXEC, 0);
-            if (fd < 0) throw new SpawnFailure(Native.errno(), path);
+            int fd = Native.libc.open(mem.cString(name), Constants.O_RDONLY | Constants.O_CLOEXEC, 0);
+            if (fd < 0) throw SpawnError.errno(Native.errno(), path);
             return fd;
         }
     }
 
-    private static String readAll(int fd, String path) throws SpawnFailure {
+    private static String readAll(int fd, String path) throws SpawnError {
         int chunk = 4096;
         try (NativeBlock mem = new NativeBlock(chunk)) {
             Pointer buffer = mem.reserve(chunk);
             ByteArrayOutputStream text = new ByteArrayOutputStream();
             long n;
             while ((n = Native.libc.read(fd, buffer, chunk)) != 0) {
-                if (n < 0 && Native.errno() == Native.EINTR) continue;
-                if (n < 0) throw new SpawnFailure(Native.errno(), path);
+                if (n < 0 && Native.errno() == Constants.EINTR) continue;
+                if (n < 0) throw SpawnError.errno(Native.errno(), path);
                 byte[] bytes = new byte[(int) n];
                 buffer.get(0, bytes, 0, bytes.length);
                 text.write(bytes, 0, bytes.length);
@@ -119,12 +124,12 @@ final class FsThread {
      * Runs {@code task} on this thread. Waits through interrupts (the child must be known before anyone
      * leaves, or it would become a zombie) and restores the interrupt flag afterwards.
      */
-    <T> T call(Callable<T> task) throws SpawnFailure {
+    <T> T call(Callable<T> task) throws SpawnError {
         return await(executor.submit(task));
     }
 
-    /** The result of {@code future}, waiting through interrupts (restored afterwards). */
-    static <T> T await(Future<T> future) throws SpawnFailure {
+    /** The result of {@code future}, waiting through interrupts (restored afterwards): every wait for this thread's work. */
+    static <T> T await(Future<T> future) throws SpawnError {
         boolean interrupted = false;
         try {
             while (true) {
@@ -134,7 +139,7 @@ final class FsThread {
                     interrupted = true;
                 } catch (ExecutionException e) {
                     Throwable cause = e.getCause();
-                    if (cause instanceof SpawnFailure) throw (SpawnFailure) cause;
+                    if (cause instanceof SpawnError) throw (SpawnError) cause;
                     if (cause instanceof RuntimeException) throw (RuntimeException) cause;
                     if (cause instanceof Error) throw (Error) cause;
                     throw new IllegalStateException(cause);

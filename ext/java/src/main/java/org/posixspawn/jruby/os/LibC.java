@@ -58,6 +58,7 @@ public interface LibC {
     @SaveError @ssize_t long write(int fd, @In @Pinned ByteBuffer buf, @size_t long count);
     @SaveError int poll(Pointer fds, long nfds, int timeoutMillis);
     @SaveError int chdir(Pointer path);
+    @SaveError Pointer getcwd(Pointer buffer, @size_t long size);
     @SaveError long lseek(int fd, long offset, int whence);
     @SaveError int access(Pointer path, int mode);
     int umask(int mask);

@@ -116,7 +116,7 @@ public final class OwnedChild {
             long r = Native.libc.waitpid(pid, status, Reaper.WNOHANG);
             if (r == pid) {
                 rawStatus = status.getInt(0);
-            } else if (r < 0 && Native.errno() == Native.ECHILD) {
+            } else if (r < 0 && Native.errno() == Constants.ECHILD) {
                 lost = true;
             } else {
                 return false; // still running (or EINTR: asked again next time)

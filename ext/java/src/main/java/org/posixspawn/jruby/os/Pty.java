@@ -3,7 +3,6 @@ package org.posixspawn.jruby.os;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
-import jnr.constants.platform.OpenFlags;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Platform;
 import jnr.ffi.Pointer;
@@ -12,6 +11,7 @@ import jnr.ffi.annotations.Pinned;
 import jnr.ffi.annotations.SaveError;
 import jnr.ffi.types.size_t;
 import jnr.ffi.types.ssize_t;
+import org.posixspawn.jruby.plan.PathName;
 
 /**
  * Pseudo-terminals: a master opened close-on-exec with its slave's name, the slave opened in the parent
@@ -32,10 +32,6 @@ public final class Pty {
     }
 
     private static final PtyLibC libc = LibraryLoader.create(PtyLibC.class).load(Platform.getNativePlatform().getStandardCLibraryName());
-    private static final int O_RDWR = OpenFlags.O_RDWR.intValue(), O_NOCTTY = OpenFlags.O_NOCTTY.intValue();
-    private static final long TIOCSWINSZ = Native.LINUX ? 0x5414 : 0x80087467L; // Linux, macOS
-    private static final int F_DUPFD_CLOEXEC = Native.LINUX ? 1030 : 67;
-    private static final short POLLIN = 1;
     /** {@link #read}: nothing to read yet. */
     public static final int WOULD_BLOCK = -1;
 
@@ -54,50 +50,50 @@ public final class Pty {
 
     // MRI: get_device_once (its posix_openpt branch)
     /** A new master, close-on-exec and not this process's controlling terminal; every descriptor closed on failure. */
-    public static Terminal open() throws SpawnFailure {
-        int master = libc.posix_openpt(O_RDWR | O_NOCTTY | Native.O_CLOEXEC);
-        if (master < 0) throw new SpawnFailure(Native.errno(), "posix_openpt");
+    public static Terminal open() throws SpawnError {
+        int master = libc.posix_openpt(Constants.O_RDWR | Constants.O_NOCTTY | Constants.O_CLOEXEC);
+        if (master < 0) throw SpawnError.errno(Native.errno(), "posix_openpt");
         try {
-            if (libc.grantpt(master) != 0) throw new SpawnFailure(Native.errno(), "grantpt");
-            if (libc.unlockpt(master) != 0) throw new SpawnFailure(Native.errno(), "unlockpt");
+            if (libc.grantpt(master) != 0) throw SpawnError.errno(Native.errno(), "grantpt");
+            if (libc.unlockpt(master) != 0) throw SpawnError.errno(Native.errno(), "unlockpt");
             try (NativeBlock mem = new NativeBlock(4096)) {
                 Pointer name = mem.reserve(4096);
                 int err = libc.ptsname_r(master, name, 4096);
-                if (err != 0) throw new SpawnFailure(err, "ptsname_r");
+                if (err != 0) throw SpawnError.errno(err, "ptsname_r");
                 byte[] path = name.getString(0).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
                 return new Terminal(master, path);
             }
-        } catch (SpawnFailure | RuntimeException e) {
+        } catch (SpawnError | RuntimeException e) {
             Native.libc.close(master);
             throw e;
         }
     }
 
     /** The slave, opened in this process close-on-exec and with O_NOCTTY, so it never becomes the JVM's terminal. */
-    public static int openSlave(byte[] path) throws SpawnFailure {
+    public static int openSlave(byte[] path) throws SpawnError {
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(path.length + 1))) {
-            int fd = Native.libc.open(mem.cString(path), O_RDWR | O_NOCTTY | Native.O_CLOEXEC, 0);
-            if (fd < 0) throw new SpawnFailure(Native.errno(), new String(path, java.nio.charset.StandardCharsets.ISO_8859_1));
+            int fd = Native.libc.open(mem.cString(path), Constants.O_RDWR | Constants.O_NOCTTY | Constants.O_CLOEXEC, 0);
+            if (fd < 0) throw SpawnError.errno(Native.errno(), new PathName(path, "ASCII-8BIT"));
             return fd;
         }
     }
 
     /** TIOCSWINSZ on the master: what the slave's side reads with TIOCGWINSZ (`stty size`). */
-    public static void setWindowSize(int fd, int rows, int cols) throws SpawnFailure {
+    public static void setWindowSize(int fd, int rows, int cols) throws SpawnError {
         try (NativeBlock mem = new NativeBlock(16)) {
             Pointer size = mem.reserve(8); // struct winsize: rows, cols, xpixel, ypixel (unsigned short each)
             size.putShort(0, (short) rows);
             size.putShort(2, (short) cols);
             size.putShort(4, (short) 0);
             size.putShort(6, (short) 0);
-            if (libc.ioctl(fd, TIOCSWINSZ, size) != 0) throw new SpawnFailure(Native.errno(), "TIOCSWINSZ");
+            if (libc.ioctl(fd, Constants.TIOCSWINSZ, size) != 0) throw SpawnError.errno(Native.errno(), "TIOCSWINSZ");
         }
     }
 
     /** A close-on-exec copy of {@code fd} (IO#dup's is not close-on-exec on JRuby). */
-    public static int dupCloexec(int fd) throws SpawnFailure {
-        int copy = libc.fcntl(fd, F_DUPFD_CLOEXEC, 3);
-        if (copy < 0) throw new SpawnFailure(Native.errno(), "dup");
+    public static int dupCloexec(int fd) throws SpawnError {
+        int copy = libc.fcntl(fd, Constants.F_DUPFD_CLOEXEC, 3);
+        if (copy < 0) throw SpawnError.errno(Native.errno(), "dup");
         return copy;
     }
 
@@ -106,17 +102,17 @@ public final class Pty {
      * or null when there is nothing yet ({@link #WOULD_BLOCK}). The slave's hang-up with nothing left to
      * read is EIO (Linux), thrown as the failure it is.
      */
-    public static byte[] read(int fd, int max) throws SpawnFailure {
+    public static byte[] read(int fd, int max) throws SpawnError {
         try (NativeBlock mem = new NativeBlock(16)) {
             Pointer poll = mem.reserve(8); // struct pollfd: fd, events, revents
             poll.putInt(0, fd);
-            poll.putShort(4, POLLIN);
+            poll.putShort(4, Constants.POLLIN);
             poll.putShort(6, (short) 0);
             int ready = Native.libc.poll(poll, 1, 0);
             if (ready < 0) {
                 int errno = Native.errno();
-                if (errno == Native.EINTR) return null;
-                throw new SpawnFailure(errno, "poll");
+                if (errno == Constants.EINTR) return null;
+                throw SpawnError.errno(errno, "poll");
             }
             if (ready == 0) return null; // nothing, and no hang-up: read(2) would block
         }
@@ -124,11 +120,11 @@ public final class Pty {
         long n;
         do {
             n = libc.read(fd, buf, max);
-        } while (n < 0 && Native.errno() == Native.EINTR);
+        } while (n < 0 && Native.errno() == Constants.EINTR);
         if (n < 0) {
             int errno = Native.errno();
-            if (errno == Native.EAGAIN) return null;
-            throw new SpawnFailure(errno, "read");
+            if (errno == Constants.EAGAIN) return null;
+            throw SpawnError.errno(errno, "read");
         }
         return Arrays.copyOf(buf.array(), (int) n);
     }

@@ -1,6 +1,5 @@
 package org.posixspawn.jruby.os;
 
-import jnr.constants.platform.OpenFlags;
 import jnr.ffi.Pointer;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
@@ -12,17 +11,15 @@ import org.posixspawn.jruby.plan.SpawnPlan;
  * the slave is 0, 1 and 2 before the redirects, which may replace them.
  */
 final class PtyActions {
-    private static final int O_RDWR = OpenFlags.O_RDWR.intValue();
-
     private PtyActions() {}
 
-    static void add(Pointer actions, Pointer slavePath, SpawnPlan plan) throws SpawnFailure {
-        check(Native.libc.posix_spawn_file_actions_addopen(actions, 0, slavePath, O_RDWR, 0), plan);
+    static void add(Pointer actions, Pointer slavePath, SpawnPlan plan) throws SpawnError {
+        check(Native.libc.posix_spawn_file_actions_addopen(actions, 0, slavePath, Constants.O_RDWR, 0), plan);
         check(Native.libc.posix_spawn_file_actions_adddup2(actions, 0, 1), plan);
         check(Native.libc.posix_spawn_file_actions_adddup2(actions, 0, 2), plan);
     }
 
-    private static void check(int err, SpawnPlan plan) throws SpawnFailure {
-        if (err != 0) throw new SpawnFailure(err, plan.commandName);
+    private static void check(int err, SpawnPlan plan) throws SpawnError {
+        if (err != 0) throw Spawner.failure(err, plan);
     }
 }

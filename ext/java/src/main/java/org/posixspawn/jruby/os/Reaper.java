@@ -49,7 +49,7 @@ public final class Reaper {
     private Reaper() {
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(8))) {
             Pointer pair = mem.reserve(8);
-            if (Native.libc.pipe2(pair, Native.O_CLOEXEC | Native.O_NONBLOCK) != 0) {
+            if (Native.libc.pipe2(pair, Constants.O_CLOEXEC | Constants.O_NONBLOCK) != 0) {
                 throw new IllegalStateException("pipe2: " + Errno.valueOf(Native.errno()));
             }
             wakeRead = pair.getInt(0);
@@ -189,8 +189,8 @@ public final class Reaper {
     /** The shutdown hook: TERM to every kill-on-exit child, KILL to those still running after the grace period. */
     private static void killOnExit() {
         List<OwnedChild> running = new ArrayList<>(KILL_ON_EXIT);
-        for (OwnedChild c : running) signalQuietly(c, Native.SIGTERM);
-        long until = System.nanoTime() + Capture.GRACE_NANOS;
+        for (OwnedChild c : running) signalQuietly(c, Constants.SIGTERM);
+        long until = System.nanoTime() + ChildExit.GRACE_NANOS;
         for (OwnedChild c : running) {
             try {
                 c.awaitEnd(until);
@@ -198,7 +198,7 @@ public final class Reaper {
                 break;
             }
         }
-        for (OwnedChild c : running) signalQuietly(c, Native.SIGKILL);
+        for (OwnedChild c : running) signalQuietly(c, Constants.SIGKILL);
     }
 
     private static void signalQuietly(OwnedChild child, int signal) {

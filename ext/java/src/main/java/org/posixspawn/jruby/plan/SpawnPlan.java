@@ -1,34 +1,33 @@
 package org.posixspawn.jruby.plan;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
 /**
- * Everything needed to start one child, with no Ruby objects left in it: what
- * {@link SpawnArguments} makes of Process.spawn's arguments, and all that
- * {@code org.posixspawn.jruby.os.Spawner} turns into system calls. Immutable.
+ * Everything needed to start one child, with no Ruby objects left in it and every path, name and string as
+ * the bytes the kernel is to get: what {@link SpawnArguments} makes of Process.spawn's arguments, and all
+ * that the platform layer turns into system calls (the PATH search included). Immutable.
  */
 public final class SpawnPlan {
-    /** The program as the caller named it: what error messages name. */
-    public final String commandName;
-    /** The file to execute: found on PATH, or the name itself when lookup found nothing. */
-    public final byte[] executable;
-    /** False when the command was looked up on PATH and not found there: the spawn fails with ENOENT. */
-    public final boolean executableFound;
+    /** The program as the caller named it (or /bin/sh for a shell command line): what is looked up, and what errors name. */
+    public final PathName program;
+    /** The PATH to look the program up on (the env hash's, else ENV's), or null when there is none. */
+    public final byte[] searchPath;
+    /** JRuby's Dir.pwd when the arguments were read: relative PATH entries are resolved against it. */
+    public final byte[] pwd;
     public final List<byte[]> argv;
     public final List<byte[]> envp;
     /** Absolute directory the child starts in: :chdir, else JRuby's Dir.pwd. */
-    public final String cwd;
+    public final byte[] cwd;
     /** :chdir as the caller wrote it (errors name it), or null when cwd is Dir.pwd. */
-    public final String chdirAsGiven;
+    public final PathName chdirAsGiven;
     /** Child fd = parent fd or opened file, all applied at once (MRI's fd_dup2 and fd_open). */
     public final List<Redirect> redirects;
     /** Child fds closed after the redirects (value :close). */
     public final List<Integer> closes;
-    /** Child fd = another child fd after the redirects (value [:child, fd]), chains already resolved. */
-    public final List<int[]> childDups;
+    /** Child fd = another child fd after the redirects (value [:child, fd]). */
+    public final List<ChildDup> childDups;
     /** -1: inherit; 0: new group; otherwise the group to join. */
     public final long pgroup;
     /** :setsid, the child leads a new session (and its own process group); pgroup is then -1. */
@@ -47,9 +46,9 @@ public final class SpawnPlan {
     public final List<Integer> inherited;
 
     SpawnPlan(Builder b) {
-        commandName = b.commandName;
-        executable = b.executable;
-        executableFound = b.executableFound;
+        program = b.program;
+        searchPath = b.searchPath;
+        pwd = b.pwd;
         argv = Collections.unmodifiableList(new ArrayList<>(b.argv));
         envp = Collections.unmodifiableList(new ArrayList<>(b.envp));
         cwd = b.cwd;
@@ -71,7 +70,7 @@ public final class SpawnPlan {
         Builder b = toBuilder();
         b.redirects.removeIf(r -> r.childFd == childFd);
         b.closes.removeIf(fd -> fd == childFd);
-        b.childDups.removeIf(d -> d[0] == childFd);
+        b.childDups.removeIf(d -> d.childFd == childFd);
         b.redirects.add(Redirect.fromParentFd(childFd, parentFd));
         return b.build();
     }
@@ -95,20 +94,25 @@ public final class SpawnPlan {
         return b.build();
     }
 
+    /** The directory the child is to start in, as errors name it: :chdir as given, else Dir.pwd. */
+    public PathName directoryCulprit() {
+        return chdirAsGiven != null ? chdirAsGiven : new PathName(cwd, "UTF-8");
+    }
+
     /** The highest child fd the plan names, or 2. */
     public int highestChildFd() {
         int max = 2;
         for (Redirect r : redirects) max = Math.max(max, r.childFd);
         for (int fd : closes) max = Math.max(max, fd);
-        for (int[] d : childDups) max = Math.max(max, d[0]);
+        for (ChildDup d : childDups) max = Math.max(max, d.childFd);
         return max;
     }
 
     Builder toBuilder() {
         Builder b = new Builder();
-        b.commandName = commandName;
-        b.executable = executable;
-        b.executableFound = executableFound;
+        b.program = program;
+        b.searchPath = searchPath;
+        b.pwd = pwd;
         b.argv.addAll(argv);
         b.envp.addAll(envp);
         b.cwd = cwd;
@@ -128,31 +132,28 @@ public final class SpawnPlan {
 
     @Override
     public String toString() {
-        StringBuilder s = new StringBuilder("SpawnPlan{");
-        s.append("executable=").append(new String(executable)).append(executableFound ? "" : " (not found)");
-        s.append(", argv=[");
-        for (int i = 0; i < argv.size(); i++) s.append(i == 0 ? "" : ", ").append(new String(argv.get(i)));
-        s.append("], cwd=").append(cwd).append(", redirects=").append(redirects);
-        s.append(", closes=").append(closes).append(", childDups=[");
-        for (int[] d : childDups) s.append(Arrays.toString(d));
-        s.append("], pgroup=").append(pgroup).append(", setsid=").append(setsid).append(", umask=").append(umask);
+        StringBuilder s = new StringBuilder("SpawnPlan{program=").append(program).append(", argv=[");
+        for (int i = 0; i < argv.size(); i++) s.append(i == 0 ? "" : ", ").append(new PathName(argv.get(i), "ASCII-8BIT"));
+        s.append("], cwd=").append(new PathName(cwd, "ASCII-8BIT")).append(", redirects=").append(redirects);
+        s.append(", closes=").append(closes).append(", childDups=").append(childDups);
+        s.append(", pgroup=").append(pgroup).append(", setsid=").append(setsid).append(", umask=").append(umask);
         s.append(", rlimits=").append(rlimits).append(", closeOthers=").append(closeOthers);
         s.append(", inherited=").append(inherited).append('}');
         return s.toString();
     }
 
     /** Mutable twin used while arguments are being read. */
-    public static final class Builder {
-        String commandName;
-        byte[] executable;
-        boolean executableFound = true;
+    static final class Builder {
+        PathName program;
+        byte[] searchPath;
+        byte[] pwd;
         final List<byte[]> argv = new ArrayList<>();
         final List<byte[]> envp = new ArrayList<>();
-        String cwd;
-        String chdirAsGiven;
+        byte[] cwd;
+        PathName chdirAsGiven;
         final List<Redirect> redirects = new ArrayList<>();
         final List<Integer> closes = new ArrayList<>();
-        final List<int[]> childDups = new ArrayList<>();
+        final List<ChildDup> childDups = new ArrayList<>();
         long pgroup = -1;
         boolean setsid;
         byte[] terminal;
@@ -161,7 +162,7 @@ public final class SpawnPlan {
         boolean closeOthers = true;
         final List<Integer> inherited = new ArrayList<>();
 
-        public SpawnPlan build() {
+        SpawnPlan build() {
             return new SpawnPlan(this);
         }
     }

@@ -3,6 +3,7 @@ package org.posixspawn.jruby.os;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 
@@ -34,19 +36,15 @@ class CaptureTest {
     }
 
     /** Runs to the end (no wake-ups expected) and closes. */
-    private static Capture runToEnd(Capture capture) {
+    private static Capture runToEnd(Capture capture) throws SpawnError {
         try (Capture c = capture) {
             assertTrue(c.run(), "woken without wakeup");
         }
         return capture;
     }
 
-    private static String text(Capture.Output output) {
+    private static String text(CaptureBuffer output) {
         return new String(output.bytes(), StandardCharsets.ISO_8859_1);
-    }
-
-    private static int openFds() {
-        return new File("/proc/self/fd").list().length;
     }
 
     @Test
@@ -56,17 +54,17 @@ class CaptureTest {
         assertEquals("err", text(c.err()));
         assertEquals(Capture.Outcome.EXITED, c.outcome());
         assertEquals(7, (c.rawStatus() >> 8) & 0xff);
-        assertEquals(Capture.ExitWait.PIDFD, Capture.ExitWait.last());
+        assertEquals(ExitWait.PIDFD, ExitWait.last());
     }
 
     /** The route of kernels before 5.3: the exit, the deadline after the pipes closed, and KILL, by polling waitpid. */
     @Test
     void withoutPidfdWaitsForTheExitByPollingWaitpid() throws Exception {
-        int before = openFds();
+        Map<Integer, String> before = Descriptors.open();
         Features.pretendMissing(Features.PIDFD_OPEN, true);
         try {
             Capture exited = runToEnd(Capture.start(plan("sh", "-c", "exec >&- 2>&-; sleep 0.2; exit 4"), null, NO_DEADLINE, NO_MAX, false));
-            assertEquals(Capture.ExitWait.WAITPID_POLL, Capture.ExitWait.last());
+            assertEquals(ExitWait.WAITPID_POLL, ExitWait.last());
             assertEquals(Capture.Outcome.EXITED, exited.outcome());
             assertEquals(4, (exited.rawStatus() >> 8) & 0xff);
 
@@ -74,19 +72,19 @@ class CaptureTest {
             Capture killed = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> runToEnd(Capture.start(
                     plan("sh", "-c", "exec >&- 2>&-; trap '' TERM; exec sleep 30"), null, deadline, NO_MAX, false)));
             assertEquals(Capture.Outcome.TIMED_OUT, killed.outcome());
-            assertEquals(Native.SIGKILL, killed.rawStatus() & 0x7f);
+            assertEquals(Constants.SIGKILL, killed.rawStatus() & 0x7f);
             assertFalse(new File("/proc/" + killed.pid()).exists());
         } finally {
             Features.pretendMissing(Features.PIDFD_OPEN, false);
         }
-        assertEquals(before, openFds());
+        Descriptors.assertNoneOpenedSince(before);
     }
 
     @Test
     void aStreamedOutputIsHandedOverChunkByChunkInsteadOfCaptured() throws Exception {
         ByteArrayOutputStream streamed = new ByteArrayOutputStream();
         int chunks = 0;
-        try (Capture c = Capture.start(plan("sh", "-c", "seq 1 100000; printf err >&2"), null, NO_DEADLINE, NO_MAX, false)) {
+        try (Capture c = Capture.start(plan("sh", "-c", "seq 1 50000; sleep 0.2; seq 50001 100000; printf err >&2"), null, NO_DEADLINE, NO_MAX, false)) {
             c.out().stream();
             boolean over;
             do {
@@ -105,7 +103,7 @@ class CaptureTest {
         StringBuilder expected = new StringBuilder();
         for (int i = 1; i <= 100000; i++) expected.append(i).append('\n');
         assertEquals(expected.toString(), streamed.toString("US-ASCII"));
-        assertTrue(chunks > 1, "one chunk per read, not one at the end");
+        assertTrue(chunks > 1, "one chunk per read (the pause between the halves makes two at least), not one at the end");
     }
 
     @Test
@@ -119,11 +117,15 @@ class CaptureTest {
 
     @Test
     void theNextRunReusesTheMappingAndGivesOnlyItsOwnBytes() throws Exception {
-        runToEnd(Capture.start(plan("sh", "-c", "yes | head -c 3000000"), null, NO_DEADLINE, NO_MAX, false));
-        assertTrue(Capture.Output.spareKept());
+        Capture first = runToEnd(Capture.start(plan("sh", "-c", "yes | head -c 3000000"), null, NO_DEADLINE, NO_MAX, false));
+        long spare = CaptureBuffer.spareAddress();
+        assertNotEquals(0, spare, "a finished run's mapping is kept");
+        assertTrue(spare == first.out().mappedAt() || spare == first.err().mappedAt());
         Capture next = runToEnd(Capture.start(plan("printf", "next"), null, NO_DEADLINE, NO_MAX, false));
         assertEquals("next", text(next.out()));
-        assertTrue(Capture.Output.spareKept());
+        // The spare is still mapped while the next run reads, so a run that mapped its own got another address.
+        assertEquals(spare, next.out().mappedAt(), "the next run read into the kept mapping");
+        assertEquals(spare, CaptureBuffer.spareAddress(), "and handed it on again");
     }
 
     @Test
@@ -132,7 +134,7 @@ class CaptureTest {
         Capture c = runToEnd(Capture.start(plan("sh", "-c", "echo partial; exec sleep 30"), null, deadline, NO_MAX, false));
         assertEquals(Capture.Outcome.TIMED_OUT, c.outcome());
         assertEquals("partial\n", text(c.out()));
-        assertEquals(Native.SIGTERM, c.rawStatus() & 0x7f);
+        assertEquals(Constants.SIGTERM, c.rawStatus() & 0x7f);
     }
 
     @Test
@@ -140,7 +142,7 @@ class CaptureTest {
         long deadline = System.nanoTime() + 300_000_000L;
         Capture c = assertTimeoutPreemptively(Duration.ofSeconds(10),
                 () -> runToEnd(Capture.start(plan("sh", "-c", "trap '' TERM; exec sleep 30"), null, deadline, NO_MAX, false)));
-        assertEquals(Native.SIGKILL, c.rawStatus() & 0x7f);
+        assertEquals(Constants.SIGKILL, c.rawStatus() & 0x7f);
     }
 
     @Test
@@ -152,7 +154,7 @@ class CaptureTest {
 
     @Test
     void wakeupFromAnotherThreadReturnsFalseAndCloseReaps() throws Exception {
-        int before = openFds();
+        Map<Integer, String> before = Descriptors.open();
         Capture c = Capture.start(plan("sleep", "30"), null, NO_DEADLINE, NO_MAX, false);
         CountDownLatch started = new CountDownLatch(1);
         Thread waker = new Thread(() -> {
@@ -169,17 +171,18 @@ class CaptureTest {
         assertFalse(assertTimeoutPreemptively(Duration.ofSeconds(10), c::run));
         c.close();
         waker.join();
-        assertEquals(Native.SIGTERM, c.rawStatus() & 0x7f);
+        assertEquals(Constants.SIGTERM, c.rawStatus() & 0x7f);
         assertFalse(new File("/proc/" + c.pid()).exists());
-        assertEquals(before, openFds());
+        Descriptors.assertNoneOpenedSince(before);
     }
 
     @Test
-    void spawnFailureClosesThePipes() {
-        int before = openFds();
-        SpawnFailure failure = assertThrows(SpawnFailure.class,
+    void spawnFailureClosesThePipes() throws Exception {
+        Map<Integer, String> before = Descriptors.open();
+        SpawnError failure = assertThrows(SpawnError.class,
                 () -> Capture.start(plan("no-such-program-here"), null, NO_DEADLINE, NO_MAX, false));
-        assertEquals(Native.ENOENT, failure.errno);
-        assertEquals(before, openFds());
+        assertEquals(SpawnError.Kind.ERRNO, failure.kind);
+        assertEquals(Constants.ENOENT, failure.errno);
+        Descriptors.assertNoneOpenedSince(before);
     }
 }

@@ -39,14 +39,14 @@ class LibCBindingTest {
         int[] fds = new int[2];
         try (NativeBlock mem = new NativeBlock(16)) {
             Pointer pair = mem.reserve(8);
-            assertEquals(0, Native.libc.pipe2(pair, Native.O_CLOEXEC));
+            assertEquals(0, Native.libc.pipe2(pair, Constants.O_CLOEXEC));
             fds[0] = pair.getInt(0);
             fds[1] = pair.getInt(4);
         }
         try {
-            int flags = Native.libc.fcntl(fds[0], Native.F_GETFL, 0);
-            assertEquals(0, Native.libc.fcntl(fds[0], Native.F_SETFL, flags | Native.O_NONBLOCK));
-            assertEquals(Native.O_NONBLOCK, Native.libc.fcntl(fds[0], Native.F_GETFL, 0) & Native.O_NONBLOCK);
+            int flags = Native.libc.fcntl(fds[0], Constants.F_GETFL, 0);
+            assertEquals(0, Native.libc.fcntl(fds[0], Constants.F_SETFL, flags | Constants.O_NONBLOCK));
+            assertEquals(Constants.O_NONBLOCK, Native.libc.fcntl(fds[0], Constants.F_GETFL, 0) & Constants.O_NONBLOCK);
             assertEquals(1, Native.libc.fcntl(fds[1], 1 /* F_GETFD */, 0) & 1 /* FD_CLOEXEC */);
         } finally {
             Native.libc.close(fds[0]);

@@ -2,8 +2,6 @@ package org.posixspawn.jruby.plan;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -17,17 +15,17 @@ class SpawnArgumentsTest {
     }
 
     @Test
-    void argvFormIsExecutedDirectlyWithTheProgramFoundOnPath() {
-        SpawnPlan plan = RubyFixture.plan("['echo', 'a b', '$(x)']");
+    void argvFormIsExecutedDirectlyWithPathForTheLookup() {
+        SpawnPlan plan = RubyFixture.plan("ENV['PATH'] = '/usr/bin:/bin'; ['echo', 'a b', '$(x)']");
         assertEquals(List.of("echo", "a b", "$(x)"), strings(plan.argv));
-        assertTrue(new String(plan.executable).endsWith("/echo"), new String(plan.executable));
-        assertTrue(plan.executableFound);
+        assertArrayEquals("echo".getBytes(), plan.program.bytes);
+        assertArrayEquals("/usr/bin:/bin".getBytes(), plan.searchPath);
     }
 
     @Test
     void commandLineWithMetaCharactersGoesToTheShell() {
         SpawnPlan plan = RubyFixture.plan("['echo a | tr a b']");
-        assertArrayEquals("/bin/sh".getBytes(), plan.executable);
+        assertArrayEquals("/bin/sh".getBytes(), plan.program.bytes);
         assertEquals(List.of("sh", "-c", "echo a | tr a b"), strings(plan.argv));
     }
 
@@ -37,9 +35,12 @@ class SpawnArgumentsTest {
     }
 
     @Test
-    void missingProgramIsMarkedNotFound() {
-        SpawnPlan plan = RubyFixture.plan("['no-such-program-here']");
-        assertFalse(plan.executableFound);
-        assertEquals("no-such-program-here", plan.commandName);
+    void pathsKeepTheirBytesAndEncodingWhateverTheEncoding() {
+        SpawnPlan plan = RubyFixture.plan("[{'PATH' => \"/d\\xFF\".b}, [\"pr\\xE9\".force_encoding('ISO-8859-1'), 'x'], {chdir: \"/c\\x80\".force_encoding('Windows-1252')}]");
+        assertArrayEquals(new byte[] {'p', 'r', (byte) 0xE9}, plan.program.bytes);
+        assertEquals("ISO-8859-1", plan.program.encoding);
+        assertArrayEquals(new byte[] {'/', 'd', (byte) 0xFF}, plan.searchPath);
+        assertArrayEquals(new byte[] {'/', 'c', (byte) 0x80}, plan.cwd);
+        assertEquals("Windows-1252", plan.chdirAsGiven.encoding);
     }
 }

@@ -41,10 +41,10 @@ class SpawnPlanOptionsTest {
     @Test
     void chdirIsResolvedAgainstDirPwdAndRemembered() {
         SpawnPlan plan = RubyFixture.plan("Dir.chdir('/usr'); ['true', {chdir: 'lib'}]");
-        assertEquals("/usr/lib", plan.cwd);
-        assertEquals("lib", plan.chdirAsGiven);
+        assertEquals("/usr/lib", new String(plan.cwd, StandardCharsets.UTF_8));
+        assertEquals("lib", plan.chdirAsGiven.toString());
         SpawnPlan plain = RubyFixture.plan("['true']");
-        assertEquals("/usr", plain.cwd);
+        assertEquals("/usr", new String(plain.cwd, StandardCharsets.UTF_8));
         assertNull(plain.chdirAsGiven);
     }
 
@@ -75,14 +75,14 @@ class SpawnPlanOptionsTest {
         assertEquals("[1<=2, 2<=1]", plan.redirects.toString());
         assertEquals(List.of(3), plan.closes);
         assertEquals(1, plan.childDups.size());
-        assertEquals(4, plan.childDups.get(0)[0]);
-        assertEquals(1, plan.childDups.get(0)[1]);
+        assertEquals(4, plan.childDups.get(0).childFd);
+        assertEquals(1, plan.childDups.get(0).sourceFd);
     }
 
     @Test
     void childDupChainsResolveToTheRedirectedFd() {
         SpawnPlan plan = RubyFixture.plan("['true', {1 => 2, 3 => [:child, 1], 4 => [:child, 3]}]");
-        assertEquals(1, plan.childDups.get(1)[1]); // 4 -> 3 -> 1
+        assertEquals(1, plan.childDups.get(1).sourceFd); // 4 -> 3 -> 1
     }
 
     @Test
@@ -92,7 +92,7 @@ class SpawnPlanOptionsTest {
         assertNotNull(log);
         assertSame(log, plan.redirects.get(1).file);
         assertEquals("/tmp/log", new String(log.path, StandardCharsets.UTF_8));
-        assertEquals("log", log.displayPath);
+        assertEquals("log", log.asGiven.toString());
         assertEquals(OpenFlags.O_WRONLY.intValue() | OpenFlags.O_CREAT.intValue() | OpenFlags.O_TRUNC.intValue(), log.flags);
         assertEquals(0644, log.perm);
         assertEquals(OpenFlags.O_RDONLY.intValue(), plan.redirects.get(2).file.flags);

@@ -1,4 +1,4 @@
-package org.posixspawn.jruby.plan;
+package org.posixspawn.jruby.os;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,13 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 
-import org.jruby.util.ByteList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The PATH search, on real files: MRI's dln_find_exe_r rules. */
-class ExecutableLookupTest {
+class ProgramLookupTest {
     @TempDir
     Path root;
     private Path plain, withTool, withDirectory, withUnexecutable;
@@ -32,7 +31,7 @@ class ExecutableLookupTest {
     }
 
     private byte[] find(String name, String path, String cwd) {
-        return ExecutableLookup.find(name.getBytes(StandardCharsets.UTF_8), new ByteList(path.getBytes(StandardCharsets.UTF_8)), cwd);
+        return ProgramLookup.find(bytes(name), bytes(path), bytes(cwd));
     }
 
     private static byte[] bytes(String s) {

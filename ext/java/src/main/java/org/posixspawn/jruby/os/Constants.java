@@ -1,0 +1,75 @@
+package org.posixspawn.jruby.os;
+
+import jnr.constants.platform.Access;
+import jnr.constants.platform.Errno;
+import jnr.constants.platform.Fcntl;
+import jnr.constants.platform.OpenFlags;
+import jnr.constants.platform.Signal;
+import jnr.constants.platform.WaitFlags;
+
+/**
+ * The C constants of the platform layer, in one place: from jnr-constants (this platform's values) wherever
+ * it has them, from the platform profile where values differ between the platforms (0 where there is no
+ * profile, and then {@link Native#requireProfile} refuses every spawn), else written here with the platform
+ * they hold for.
+ */
+public final class Constants {
+    private Constants() {}
+
+    public static final int O_RDONLY = OpenFlags.O_RDONLY.intValue();
+    public static final int O_WRONLY = OpenFlags.O_WRONLY.intValue();
+    public static final int O_RDWR = OpenFlags.O_RDWR.intValue();
+    public static final int O_NOCTTY = OpenFlags.O_NOCTTY.intValue();
+    public static final int O_NONBLOCK = OpenFlags.O_NONBLOCK.intValue();
+    /** Not Linux's everywhere: FreeBSD's is 0x100000 (0x1000000, macOS's, is O_DSYNC there). */
+    public static final int O_CLOEXEC = Native.PROFILE != null ? Native.PROFILE.O_CLOEXEC : -1;
+    public static final int F_GETFL = Fcntl.F_GETFL.intValue(), F_SETFL = Fcntl.F_SETFL.intValue(), F_GETFD = Fcntl.F_GETFD.intValue();
+    /** Linux. */
+    public static final int F_SETPIPE_SZ = 1031;
+    /** Not in jnr-constants: Linux, macOS. */
+    public static final int F_DUPFD_CLOEXEC = Native.LINUX ? 1030 : 67;
+    /** ioctl(2) setting a terminal's window size: Linux, macOS. */
+    public static final long TIOCSWINSZ = Native.LINUX ? 0x5414 : 0x80087467L;
+    public static final int F_OK = Access.F_OK.intValue(), X_OK = Access.X_OK.intValue();
+    public static final int SEEK_SET = 0;
+
+    public static final int ENOENT = Errno.ENOENT.intValue();
+    public static final int ENOTDIR = Errno.ENOTDIR.intValue();
+    public static final int EACCES = Errno.EACCES.intValue();
+    public static final int EBADF = Errno.EBADF.intValue();
+    public static final int EPERM = Errno.EPERM.intValue();
+    public static final int ENOEXEC = Errno.ENOEXEC.intValue();
+    public static final int EINTR = Errno.EINTR.intValue();
+    public static final int EAGAIN = Errno.EAGAIN.intValue();
+    public static final int ECHILD = Errno.ECHILD.intValue();
+    public static final int EPIPE = Errno.EPIPE.intValue();
+    public static final int ENXIO = Errno.ENXIO.intValue();
+    public static final int ENOMEM = Errno.ENOMEM.intValue();
+
+    public static final int SIGKILL = Signal.SIGKILL.intValue(), SIGTERM = Signal.SIGTERM.intValue();
+    public static final int WNOHANG = WaitFlags.WNOHANG.intValue();
+
+    /** posix_spawnattr flags, the profile's: FreeBSD's SETSIGDEF and SETSIGMASK are 0x10 and 0x20 (0x04 and 0x08 are its scheduler flags). */
+    static final short POSIX_SPAWN_SETPGROUP = Native.PROFILE != null ? Native.PROFILE.POSIX_SPAWN_SETPGROUP : 0,
+            POSIX_SPAWN_SETSIGDEF = Native.PROFILE != null ? Native.PROFILE.POSIX_SPAWN_SETSIGDEF : 0,
+            POSIX_SPAWN_SETSIGMASK = Native.PROFILE != null ? Native.PROFILE.POSIX_SPAWN_SETSIGMASK : 0;
+    /** glibc 2.26+ and musl: 0x80; macOS 10.15+: 0x400; none on FreeBSD (see Features.setsid). */
+    static final short POSIX_SPAWN_SETSID = Native.PROFILE != null ? Native.PROFILE.POSIX_SPAWN_SETSID : 0;
+    /** Generous upper bounds of posix_spawnattr_t (336 bytes on glibc), posix_spawn_file_actions_t (80) and sigset_t (128). */
+    static final int SPAWNATTR_SIZE = 1024, FILE_ACTIONS_SIZE = 512, SIGSET_SIZE = 256;
+
+    /** poll(2): struct pollfd { int fd; short events; short revents; }; revents may also carry POLLERR, POLLHUP. */
+    static final short POLLIN = 0x1, POLLOUT = 0x4;
+    static final int POLLFD_SIZE = 8;
+
+    /** Memory mapping, the profile's: Linux's 0x22 would be MAP_PRIVATE | MAP_RENAME on macOS and FreeBSD. MREMAP, HUGEPAGE: Linux. */
+    static final int PROT_READ_WRITE = Native.PROFILE != null ? Native.PROFILE.PROT_READ_WRITE : 0,
+            MAP_PRIVATE_ANONYMOUS = Native.PROFILE != null ? Native.PROFILE.MAP_PRIVATE_ANONYMOUS : 0,
+            MADV_FREE = Native.PROFILE != null ? Native.PROFILE.MADV_FREE : 0, MREMAP_MAYMOVE = 1, MADV_HUGEPAGE = 14;
+    static final long HUGE_PAGE = 2 << 20;
+
+    /** Linux: unshare(2)'s flag for a thread of its own cwd and umask. */
+    static final int CLONE_FS = 0x200;
+    /** pidfd_open(2)'s number, the same on x86_64 and aarch64 ({@link Features#pidfdOpen} checks the platform). */
+    static final long PIDFD_OPEN_SYSCALL = 434;
+}

@@ -1,0 +1,108 @@
+package org.posixspawn.jruby.os;
+
+import java.io.File;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import jnr.ffi.Pointer;
+import org.posixspawn.jruby.plan.ChildDup;
+import org.posixspawn.jruby.plan.Redirect;
+import org.posixspawn.jruby.plan.SpawnPlan;
+
+/**
+ * The posix_spawn_file_actions_t of a plan, in MRI's order (rb_execarg_run_options): redirects (all at
+ * once, swaps and chains resolved), :close, [:child, fd]; then what MRI leaves to close-on-exec and JRuby
+ * cannot: closing everything else; then the directory.
+ */
+final class FileActions {
+    private final Pointer actions;
+    private final SpawnPlan plan;
+
+    private FileActions(Pointer actions, SpawnPlan plan) {
+        this.actions = actions;
+        this.plan = plan;
+    }
+
+    /**
+     * Adds the plan's actions to {@code actions} (initialised). {@code gate}, if not null, is a FIFO the child
+     * opens first (see {@link ResourceLimitGate}); {@code terminal}, if not null, the plan's terminal (see
+     * {@link PtyActions}); {@code chdir}, if not null, the directory it changes to last.
+     */
+    static void add(Pointer actions, SpawnPlan plan, RedirectFiles files, Closing closing, Pointer gate, Pointer terminal, Pointer chdir)
+            throws SpawnError {
+        new FileActions(actions, plan).addAll(files, closing, gate, terminal, chdir);
+    }
+
+    private void addAll(RedirectFiles files, Closing closing, Pointer gate, Pointer terminal, Pointer chdir) throws SpawnError {
+        int n = plan.redirects.size();
+        int[] source = new int[n];
+        Set<Integer> targets = new HashSet<>();
+        int highest = plan.highestChildFd();
+        for (int i = 0; i < n; i++) {
+            Redirect r = plan.redirects.get(i);
+            source[i] = files.sourceOf(r);
+            targets.add(r.childFd);
+            highest = Math.max(highest, source[i]);
+        }
+        for (ChildDup d : plan.childDups) highest = Math.max(highest, d.sourceFd);
+        for (int fd : plan.inherited) highest = Math.max(highest, fd); // the spare ones below must not land on them
+
+        int spare = highest + 1;
+        if (gate != null) {
+            // Blocks here until ResourceLimitGate has set the limits; on a descriptor no redirect uses.
+            check(Native.libc.posix_spawn_file_actions_addopen(actions, spare, gate, Constants.O_RDONLY, 0));
+            check(Native.libc.posix_spawn_file_actions_addclose(actions, spare));
+        }
+        if (terminal != null) PtyActions.add(actions, terminal, plan);
+        // A source that another redirect overwrites is first copied above every fd in play (MRI: run_exec_dup2's tmp fds).
+        Map<Integer, Integer> moved = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            int from = source[i];
+            if (from != plan.redirects.get(i).childFd && targets.contains(from) && !moved.containsKey(from)) {
+                check(Native.libc.posix_spawn_file_actions_adddup2(actions, from, spare));
+                moved.put(from, spare++);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            int from = moved.getOrDefault(source[i], source[i]);
+            check(Native.libc.posix_spawn_file_actions_adddup2(actions, from, plan.redirects.get(i).childFd));
+        }
+        for (int temporary : moved.values()) check(Native.libc.posix_spawn_file_actions_addclose(actions, temporary));
+        for (int fd : plan.closes) check(Native.libc.posix_spawn_file_actions_addclose(actions, fd));
+        for (ChildDup d : plan.childDups) check(Native.libc.posix_spawn_file_actions_adddup2(actions, d.sourceFd, d.childFd));
+
+        if (closing != Closing.NONE) {
+            Set<Integer> keep = new HashSet<>(targets);
+            for (ChildDup d : plan.childDups) keep.add(d.childFd);
+            keep.addAll(plan.inherited);
+            int highestKept = 2;
+            for (int fd : keep) highestKept = Math.max(highestKept, fd);
+            for (int fd = 3; fd <= highestKept; fd++) {
+                if (!keep.contains(fd)) check(Native.libc.posix_spawn_file_actions_addclose(actions, fd));
+            }
+            if (closing == Closing.CLOSEFROM) {
+                check(Native.libc.posix_spawn_file_actions_addclosefrom_np(actions, highestKept + 1));
+            } else {
+                for (int fd : openDescriptors()) {
+                    if (fd > highestKept) check(Native.libc.posix_spawn_file_actions_addclose(actions, fd));
+                }
+            }
+        }
+        if (chdir != null) check(Native.libc.posix_spawn_file_actions_addchdir_np(actions, chdir));
+    }
+
+    private void check(int err) throws SpawnError {
+        if (err != 0) throw Spawner.failure(err, plan);
+    }
+
+    /** This process's open descriptors now, for libcs without addclosefrom_np. */
+    private static Set<Integer> openDescriptors() {
+        String[] names = new File(Native.LINUX ? "/proc/self/fd" : "/dev/fd").list();
+        Set<Integer> fds = new TreeSet<>();
+        if (names != null) for (String name : names) fds.add(Integer.parseInt(name));
+        return fds;
+    }
+}

@@ -1,0 +1,58 @@
+package org.posixspawn.jruby.os;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Leak checks on this process's descriptors, by set: which descriptor (and what it points at) is open now
+ * that was not before. The JVM opens and closes its own at any time (its cgroup reads, jars); those it
+ * closes are not our concern, and one it holds for a moment is gone when read again, so a change is read
+ * again for up to a second before it counts.
+ */
+final class Descriptors {
+    /** Where the JVM's container support reads cgroup limits, on its own schedule; nothing here opens such a file. */
+    private static final String JVM_CGROUP_READS = "/sys/fs/cgroup/";
+
+    private Descriptors() {}
+
+    /** This process's open descriptors: fd -> what it points at. */
+    static Map<Integer, String> open() {
+        Map<Integer, String> fds = new TreeMap<>();
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(Paths.get("/proc/self/fd"))) {
+            for (Path fd : dir) {
+                try {
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (!target.startsWith(JVM_CGROUP_READS)) fds.put(Integer.parseInt(fd.getFileName().toString()), target);
+                } catch (IOException e) {
+                    // closed while listed: the directory stream's own descriptor, or the JVM's
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot list /proc/self/fd", e);
+        }
+        return fds;
+    }
+
+    /** Fails naming each descriptor open now (settled for up to a second) that was not in {@code before}. */
+    static void assertNoneOpenedSince(Map<Integer, String> before) throws InterruptedException {
+        Map<Integer, String> opened = openedSince(before);
+        for (int i = 0; i < 10 && !opened.isEmpty(); i++) {
+            Thread.sleep(100);
+            opened = openedSince(before);
+        }
+        assertEquals(Map.of(), opened, "descriptors opened and not closed");
+    }
+
+    private static Map<Integer, String> openedSince(Map<Integer, String> before) {
+        Map<Integer, String> opened = new TreeMap<>(open());
+        opened.entrySet().removeIf(e -> e.getValue().equals(before.get(e.getKey())));
+        return opened;
+    }
+}
