@@ -13,13 +13,13 @@ public final class Native {
     static final Runtime runtime = Runtime.getRuntime(libc);
     public static final boolean LINUX = Platform.getNativePlatform().getOS() == Platform.OS.LINUX;
     /** This platform's profile; null where there is none, and then {@link #requireProfile} refuses every spawn. */
-    public static final PlatformProfile PROFILE = PlatformProfile.currentOrNull();
+    public static final PlatformProfile PROFILE = PlatformProfile.current();
 
     private Native() {}
 
-    /** UnsupportedPlatformException (NotImplementedError in Ruby) naming this platform where it has no profile. */
-    static void requireProfile() {
-        if (PROFILE == null) PlatformProfile.current();
+    /** Refuses (NotImplementedError in Ruby) where this platform has no profile, naming it. */
+    static void requireProfile() throws SpawnError {
+        if (PROFILE == null) throw SpawnError.unsupported(PlatformProfile.refusalHere());
     }
 
     public static int errno() {

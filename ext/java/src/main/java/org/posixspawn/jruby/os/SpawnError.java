@@ -13,7 +13,10 @@ public final class SpawnError extends Exception {
     public enum Kind {
         /** A system call failed: {@link #errno}, and what it was about ({@link #culprit}: the program, a directory, a path, a call). */
         ERRNO,
-        /** This platform (or this libc) cannot do what the plan asks; {@link #getMessage} says what and why. */
+        /**
+         * This platform (or this libc) cannot do what the plan asks, or has no profile at all (another OS or
+         * CPU, a 32-bit JVM); {@link #getMessage} says what and why, naming the platform.
+         */
         UNSUPPORTED,
         /** Memory (or address space) for the child's output ran out; {@link #getMessage} says how much was asked. */
         NO_MEMORY

@@ -9,8 +9,8 @@ import jnr.ffi.Platform;
  * Everything the os layer needs to know about the C library and kernel it runs on: the constants, the sizes
  * of the structs it allocates, and which {@link Strategy} serves each concern. One profile per OS (Linux,
  * glibc and musl alike; Darwin; FreeBSD), chosen once when the class loads; any other platform (another OS,
- * another CPU, a 32-bit JVM) gets {@link UnsupportedPlatformException} from {@link #current()}, which the
- * Ruby layer raises as NotImplementedError at the first call.
+ * another CPU, a 32-bit JVM) has none: {@link #refusal} says why, and every spawn raises that as
+ * NotImplementedError (a SpawnError of the os layer, mapped with the others by the bridge).
  * <p>
  * Open flags, fcntl commands, errno, signals and wait flags come from jnr-constants' class for that OS (and
  * CPU, where jnr-constants has one: Linux aarch64 has its own O_DIRECTORY); the rest comes from the OS's
@@ -57,7 +57,7 @@ public final class PlatformProfile {
     /** Where this process's open descriptors are listed, for the close fallbacks and the test support. */
     public final String descriptorDirectory;
 
-    private static final Object CURRENT = selectCurrent();
+    private static final PlatformProfile CURRENT = selectCurrent();
 
     PlatformProfile(Platform.OS os, Platform.CPU cpu, String constantsPackage, Table table, Strategy.CloseOthers closeOthers,
             Strategy.Chdir chdir, Strategy.Pipes pipes, Strategy.CaptureBuffer captureBuffer, Strategy.ExitWait exitWait,
@@ -118,44 +118,41 @@ public final class PlatformProfile {
         this.descriptorDirectory = descriptorDirectory;
     }
 
-    /** This process's profile. */
+    /** This process's profile, or null where there is none ({@link #refusalHere} says why). */
     public static PlatformProfile current() {
-        if (CURRENT instanceof UnsupportedPlatformException) {
-            UnsupportedPlatformException refused = (UnsupportedPlatformException) CURRENT;
-            throw new UnsupportedPlatformException(refused.getMessage()); // a fresh stack for each caller
-        }
-        return (PlatformProfile) CURRENT;
+        return CURRENT;
     }
 
-    /** This process's profile, or null where there is none ({@link #current} then says why). */
-    public static PlatformProfile currentOrNull() {
-        return CURRENT instanceof PlatformProfile ? (PlatformProfile) CURRENT : null;
-    }
-
-    private static Object selectCurrent() {
+    /** Why this process has no profile (the message of the NotImplementedError every spawn raises), or null. */
+    public static String refusalHere() {
         Platform p = Platform.getNativePlatform();
-        try {
-            return select(p.getOS(), p.getCPU(), p.addressSize());
-        } catch (UnsupportedPlatformException e) {
-            return e;
-        }
+        return refusal(p.getOS(), p.getCPU(), p.addressSize());
     }
 
-    /** The profile for an OS, CPU and address size (bits), or UnsupportedPlatformException naming them. */
+    private static PlatformProfile selectCurrent() {
+        Platform p = Platform.getNativePlatform();
+        return select(p.getOS(), p.getCPU(), p.addressSize());
+    }
+
+    /** The profile for an OS, CPU and address size (bits), or null where {@link #refusal} says why there is none. */
     public static PlatformProfile select(Platform.OS os, Platform.CPU cpu, int addressSize) {
-        String platform = osName(os) + " " + cpu.toString().toLowerCase(Locale.ROOT);
-        if (addressSize != 64) {
-            throw new UnsupportedPlatformException("posix-spawn-jruby needs a 64-bit JVM; this one is " + addressSize + "-bit (" + platform + ")");
-        }
-        if (cpu != Platform.CPU.X86_64 && cpu != Platform.CPU.AARCH64) {
-            throw new UnsupportedPlatformException("posix-spawn-jruby supports x86_64 and aarch64, not " + platform);
-        }
+        if (refusal(os, cpu, addressSize) != null) return null;
         switch (os) {
             case LINUX: return LinuxTable.profile(cpu);
             case DARWIN: return DarwinTable.profile(cpu);
-            case FREEBSD: return FreeBsdTable.profile(cpu);
-            default: throw new UnsupportedPlatformException("posix-spawn-jruby supports Linux, macOS and FreeBSD, not " + platform);
+            default: return FreeBsdTable.profile(cpu);
         }
+    }
+
+    /** Why an OS, CPU and address size (bits) has no profile, naming them; null where it has one. */
+    public static String refusal(Platform.OS os, Platform.CPU cpu, int addressSize) {
+        String platform = osName(os) + " " + cpu.toString().toLowerCase(Locale.ROOT);
+        if (addressSize != 64) return "posix-spawn-jruby needs a 64-bit JVM; this one is " + addressSize + "-bit (" + platform + ")";
+        if (cpu != Platform.CPU.X86_64 && cpu != Platform.CPU.AARCH64) return "posix-spawn-jruby supports x86_64 and aarch64, not " + platform;
+        if (os != Platform.OS.LINUX && os != Platform.OS.DARWIN && os != Platform.OS.FREEBSD) {
+            return "posix-spawn-jruby supports Linux, macOS and FreeBSD, not " + platform;
+        }
+        return null;
     }
 
     private static String osName(Platform.OS os) {
