@@ -17,19 +17,21 @@ RSpec.describe POSIX::Spawn::Child do
     thread
   end
 
-  context 'waiting for the exit on a pidfd' do
-    include_examples 'child wait behaviour', :pidfd
+  context 'with what Linux has: a pidfd, pipe2' do
+    include_examples 'child wait behaviour', exit_wait: :pidfd, pipes: :pipe2
   end
 
-  context 'without pidfd_open (polling waitpid)' do
+  context 'without pidfd_open and pipe2 (the routes of macOS and FreeBSD)' do
+    fallbacks = %w[pidfd_open pipe2]
+
     around do |example|
-      POSIX::Spawn::Native.pretend_missing('pidfd_open', true)
+      fallbacks.each { |name| POSIX::Spawn::Native.pretend_missing(name, true) }
       example.run
     ensure
-      POSIX::Spawn::Native.pretend_missing('pidfd_open', false)
+      fallbacks.each { |name| POSIX::Spawn::Native.pretend_missing(name, false) }
     end
 
-    include_examples 'child wait behaviour', :waitpid_poll
+    include_examples 'child wait behaviour', exit_wait: :waitpid_poll, pipes: :pipe_then_fd_cloexec
   end
 
   describe 'running a command to completion' do

@@ -1,10 +1,12 @@
-# How a Child waits for, stops and reaps its child, checked on real processes. Included once per way of
-# waiting for the exit (spec/child_spec.rb): a pidfd in the capture's poll (Linux 5.3+), and asking waitpid
-# every few milliseconds (older kernels, or where pidfd_open fails), so the fallback is held to the same behaviour.
-RSpec.shared_examples 'child wait behaviour' do |exit_wait|
-  it "waits for the exit by #{exit_wait}" do
+# How a Child waits for, stops and reaps its child, checked on real processes. Included once per set of
+# routes (spec/child_spec.rb): Linux's (a pidfd in the capture's poll, pipe2) and the ones macOS and
+# FreeBSD take (asking waitpid every few milliseconds, as older kernels do; pipe then FD_CLOEXEC, as macOS
+# does), so the fallbacks are held to the same behaviour.
+RSpec.shared_examples 'child wait behaviour' do |routes|
+  it "runs by #{routes.values.join(', ')}" do
     described_class.new('true')
-    expect(POSIX::Spawn::Native.last_exit_wait).to eq(exit_wait)
+    expect(POSIX::Spawn::Native.last_exit_wait).to eq(routes[:exit_wait])
+    expect(POSIX::Spawn::Native.last_pipes).to eq(routes[:pipes])
   end
 
   describe 'running a command to completion' do

@@ -20,7 +20,9 @@ import org.jruby.util.ByteList;
 import org.posixspawn.jruby.os.Capture;
 import org.posixspawn.jruby.os.CaptureBuffer;
 import org.posixspawn.jruby.os.ExitWait;
+import org.posixspawn.jruby.os.Pipe;
 import org.posixspawn.jruby.os.SpawnError;
+import org.posixspawn.jruby.os.platform.Strategy;
 import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
@@ -108,6 +110,13 @@ public final class ChildMethods {
             case OUTPUT_EXCEEDED: return runtime.newSymbol("max");
             default: return context.nil;
         }
+    }
+
+    /** Native.last_pipes -> :pipe2 or :pipe_then_fd_cloexec: how this thread's last pipe (a Child's, a Handle's) was made. */
+    @JRubyMethod(module = true)
+    public static IRubyObject last_pipes(ThreadContext context, IRubyObject self) {
+        Strategy.Pipes pipes = Pipe.last();
+        return pipes == null ? context.nil : context.runtime.newSymbol(pipes.name().toLowerCase());
     }
 
     /** Native.last_exit_wait -> :pidfd or :waitpid_poll: how this thread's last Child waited for its exit. */

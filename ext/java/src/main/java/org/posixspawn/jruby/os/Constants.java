@@ -23,7 +23,10 @@ public final class Constants {
     public static final int O_NONBLOCK = OpenFlags.O_NONBLOCK.intValue();
     /** Not Linux's everywhere: FreeBSD's is 0x100000 (0x1000000, macOS's, is O_DSYNC there). */
     public static final int O_CLOEXEC = Native.PROFILE != null ? Native.PROFILE.O_CLOEXEC : -1;
-    public static final int F_GETFL = Fcntl.F_GETFL.intValue(), F_SETFL = Fcntl.F_SETFL.intValue(), F_GETFD = Fcntl.F_GETFD.intValue();
+    public static final int F_GETFL = Fcntl.F_GETFL.intValue(), F_SETFL = Fcntl.F_SETFL.intValue(), F_GETFD = Fcntl.F_GETFD.intValue(),
+            F_SETFD = Fcntl.F_SETFD.intValue();
+    /** The profile's (1 on all three). */
+    static final int FD_CLOEXEC = Native.PROFILE != null ? Native.PROFILE.FD_CLOEXEC : 0;
     /** Linux. */
     public static final int F_SETPIPE_SZ = 1031;
     /** Not in jnr-constants: Linux, macOS. */

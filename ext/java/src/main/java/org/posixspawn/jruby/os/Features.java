@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import jnr.ffi.Platform;
 import jnr.ffi.Pointer;
+import org.posixspawn.jruby.os.platform.Strategy;
 
 /**
  * The optional calls the spawner and {@link Capture} prefer, each with the fallback used where it is missing:
@@ -17,8 +18,10 @@ import jnr.ffi.Pointer;
  * own posix_spawnattr_setflags is asked whether it takes it (glibc before 2.26 and FreeBSD refuse it with
  * EINVAL); there is no fallback, so {@code setsid: true} raises NotImplementedError where it is missing;</li>
  * <li>{@code pidfd_open} (Linux 5.3, a system call; known here on x86_64 and aarch64): else a capture
- * waits for its child's exit by asking waitpid every few milliseconds.</li>
+ * waits for its child's exit by asking waitpid every few milliseconds;</li>
+ * <li>{@code pipe2} (Linux, FreeBSD; not macOS): else pipe, then FD_CLOEXEC on each end ({@link Pipe}).</li>
  * </ul>
+ * Each is used only where this platform's profile has a strategy that uses it.
  * {@link #pretendMissing} makes a present call look missing, so tests (and users working around a broken
  * libc) can run the fallbacks on a machine that does not need them.
  */
@@ -27,12 +30,14 @@ public final class Features {
     public static final String ADDCLOSEFROM = "posix_spawn_file_actions_addclosefrom_np";
     public static final String PIDFD_OPEN = "pidfd_open";
     public static final String SETSID = "POSIX_SPAWN_SETSID";
+    public static final String PIPE2 = "pipe2";
     static final String SETSID_MISSING = "setsid option needs POSIX_SPAWN_SETSID (glibc 2.26+, musl, macOS 10.15+), which this libc's posix_spawn does not have";
 
     private static final boolean HAS_ADDCHDIR = Native.hasSymbol(ADDCHDIR);
     private static final boolean HAS_ADDCLOSEFROM = Native.hasSymbol(ADDCLOSEFROM);
     private static final boolean HAS_PIDFD_OPEN = hasPidfdOpenNumber();
     private static final boolean HAS_SETSID = setflagsTakesSetsid();
+    private static final boolean HAS_PIPE2 = Native.PROFILE != null && Native.PROFILE.pipes == Strategy.Pipes.PIPE2 && Native.hasSymbol(PIPE2);
     private static final Set<String> pretendMissing = ConcurrentHashMap.newKeySet();
 
     private Features() {}
@@ -54,6 +59,10 @@ public final class Features {
         return HAS_SETSID && !pretendMissing.contains(SETSID);
     }
 
+    static boolean pipe2() {
+        return HAS_PIPE2 && !pretendMissing.contains(PIPE2);
+    }
+
     /** Whether {@code symbol} is there and it is not being pretended missing. */
     public static boolean available(String symbol) {
         switch (symbol) {
@@ -61,6 +70,7 @@ public final class Features {
             case ADDCLOSEFROM: return addclosefrom();
             case PIDFD_OPEN: return pidfdOpen();
             case SETSID: return setsid();
+            case PIPE2: return pipe2();
             default: throw new IllegalArgumentException("not an optional call: " + symbol);
         }
     }

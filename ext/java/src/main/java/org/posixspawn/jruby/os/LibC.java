@@ -48,6 +48,8 @@ public interface LibC {
 
     @SaveError @Variadic(fixedCount = 2) int open(Pointer path, int flags, int mode);
     @SaveError int close(int fd);
+    @SaveError int pipe(Pointer fds);
+    /** Linux, FreeBSD. */
     @SaveError int pipe2(Pointer fds, int flags);
     @SaveError @Variadic(fixedCount = 2) int fcntl(int fd, int cmd, int arg);
     @SaveError @ssize_t long read(int fd, Pointer buf, @size_t long count);

@@ -1,9 +1,23 @@
 package org.posixspawn.jruby.os;
 
-import jnr.ffi.Pointer;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
-/** One pipe2(O_CLOEXEC): its two ends, each closed at most once, unless taken over by someone else. */
-final class Pipe implements AutoCloseable {
+import jnr.ffi.Pointer;
+import org.posixspawn.jruby.os.platform.Strategy;
+
+/**
+ * One close-on-exec pipe, pipe2(O_CLOEXEC) or (no pipe2: macOS) pipe then FD_CLOEXEC: its two ends, each
+ * closed at most once, unless taken over by someone else.
+ */
+public final class Pipe implements AutoCloseable {
+    /**
+     * Without pipe2 a new pipe is inheritable until FD_CLOEXEC is set on it: a pipe in that state holds the
+     * write side, and a spawn that would let it through (close_others: false, or close actions from a
+     * listing made before the call) the read side, so no child inherits another thread's capture pipe.
+     */
+    static final ReentrantReadWriteLock CLOEXEC_GAP = new ReentrantReadWriteLock();
+    private static final ThreadLocal<Strategy.Pipes> LAST = new ThreadLocal<>();
+
     private int read, write;
 
     private Pipe(int read, int write) {
@@ -14,9 +28,32 @@ final class Pipe implements AutoCloseable {
     static Pipe open() throws SpawnError {
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(8))) {
             Pointer pair = mem.reserve(8);
-            if (Native.libc.pipe2(pair, Constants.O_CLOEXEC) != 0) throw SpawnError.errno(Native.errno(), "pipe2");
+            if (Features.pipe2()) {
+                if (Native.libc.pipe2(pair, Constants.O_CLOEXEC) != 0) throw SpawnError.errno(Native.errno(), "pipe2");
+                LAST.set(Strategy.Pipes.PIPE2);
+            } else {
+                CLOEXEC_GAP.writeLock().lock();
+                try {
+                    if (Native.libc.pipe(pair) != 0) throw SpawnError.errno(Native.errno(), "pipe");
+                    Native.libc.fcntl(pair.getInt(0), Constants.F_SETFD, Constants.FD_CLOEXEC);
+                    Native.libc.fcntl(pair.getInt(4), Constants.F_SETFD, Constants.FD_CLOEXEC);
+                } finally {
+                    CLOEXEC_GAP.writeLock().unlock();
+                }
+                LAST.set(Strategy.Pipes.PIPE_THEN_FD_CLOEXEC);
+            }
             return new Pipe(pair.getInt(0), pair.getInt(4));
         }
+    }
+
+    /** How this thread's last pipe was made, or null; for tests, as {@link Closing#last}. */
+    public static Strategy.Pipes last() {
+        return LAST.get();
+    }
+
+    /** Whether a spawn with {@code closing} must hold {@link #CLOEXEC_GAP}'s read side. */
+    static boolean spawnWaitsForTheGap(Closing closing) {
+        return !Features.pipe2() && (closing == Closing.NONE || closing == Closing.EACH_LISTED);
     }
 
     int readEnd() {

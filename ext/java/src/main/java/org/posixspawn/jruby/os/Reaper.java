@@ -47,14 +47,14 @@ public final class Reaper {
     private final int wakeRead, wakeWrite;
 
     private Reaper() {
-        try (NativeBlock mem = new NativeBlock(NativeBlock.align(8))) {
-            Pointer pair = mem.reserve(8);
-            if (Native.libc.pipe2(pair, Constants.O_CLOEXEC | Constants.O_NONBLOCK) != 0) {
-                throw new IllegalStateException("pipe2: " + Errno.valueOf(Native.errno()));
-            }
-            wakeRead = pair.getInt(0);
-            wakeWrite = pair.getInt(4);
+        try (Pipe wake = Pipe.open()) { // pipe2 where there is one (not macOS)
+            wakeRead = wake.takeRead();
+            wakeWrite = wake.takeWrite();
+        } catch (SpawnError e) {
+            throw new IllegalStateException(e.getMessage());
         }
+        Pipe.setNonBlocking(wakeRead);
+        Pipe.setNonBlocking(wakeWrite);
         if (Native.LINUX) {
             epoll = LinuxCalls.Bound.LINUX.epoll_create1(LinuxCalls.EPOLL_CLOEXEC);
             if (epoll < 0) throw new IllegalStateException("epoll_create1: " + Errno.valueOf(LinuxCalls.Bound.errno()));

@@ -94,11 +94,19 @@ public final class Spawner {
                 check(Native.libc.posix_spawn_file_actions_init(actions), plan);
                 try {
                     SpawnAttributes.set(attr, plan, mem);
-                    FileActions.add(actions, plan, files, closing, gate == null ? null : mem.cString(gate),
-                            plan.terminal == null ? null : mem.cString(plan.terminal), chdirAction ? mem.cString(plan.cwd) : null);
-                    Pointer envp = mem.cStringArray(plan.envp);
-                    int err = Native.libc.posix_spawn(pid, mem.cString(executable), actions, attr, mem.cStringArray(plan.argv), envp);
-                    if (err == Constants.ENOEXEC) err = spawnWithShell(pid, plan, executable, actions, attr, envp);
+                    // From the listing of open descriptors to the child's start, no pipe of another thread may be inheritable.
+                    boolean gap = Pipe.spawnWaitsForTheGap(closing);
+                    if (gap) Pipe.CLOEXEC_GAP.readLock().lock();
+                    int err;
+                    try {
+                        FileActions.add(actions, plan, files, closing, gate == null ? null : mem.cString(gate),
+                                plan.terminal == null ? null : mem.cString(plan.terminal), chdirAction ? mem.cString(plan.cwd) : null);
+                        Pointer envp = mem.cStringArray(plan.envp);
+                        err = Native.libc.posix_spawn(pid, mem.cString(executable), actions, attr, mem.cStringArray(plan.argv), envp);
+                        if (err == Constants.ENOEXEC) err = spawnWithShell(pid, plan, executable, actions, attr, envp);
+                    } finally {
+                        if (gap) Pipe.CLOEXEC_GAP.readLock().unlock();
+                    }
                     check(err, plan);
                     return pid.getInt(0);
                 } finally {
