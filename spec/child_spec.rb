@@ -1,5 +1,6 @@
 require 'spec_helper'
 require 'timeout'
+require 'digest'
 require_relative 'child/wait_behaviour'
 
 RSpec.describe POSIX::Spawn::Child do
@@ -17,12 +18,12 @@ RSpec.describe POSIX::Spawn::Child do
     thread
   end
 
-  context 'with what Linux has: a pidfd, pipe2' do
-    include_examples 'child wait behaviour', exit_wait: :pidfd, pipes: :pipe2
+  context 'with what Linux has: a pidfd, pipe2, mremap' do
+    include_examples 'child wait behaviour', exit_wait: :pidfd, pipes: :pipe2, buffer_growth: :mremap
   end
 
-  context 'without pidfd_open and pipe2 (the routes of macOS and FreeBSD)' do
-    fallbacks = %w[pidfd_open pipe2]
+  context 'without pidfd_open, pipe2 and mremap (the routes of macOS and FreeBSD)' do
+    fallbacks = %w[pidfd_open pipe2 mremap]
 
     around do |example|
       fallbacks.each { |name| POSIX::Spawn::Native.pretend_missing(name, true) }
@@ -31,7 +32,7 @@ RSpec.describe POSIX::Spawn::Child do
       fallbacks.each { |name| POSIX::Spawn::Native.pretend_missing(name, false) }
     end
 
-    include_examples 'child wait behaviour', exit_wait: :waitpid_poll, pipes: :pipe_then_fd_cloexec
+    include_examples 'child wait behaviour', exit_wait: :waitpid_poll, pipes: :pipe_then_fd_cloexec, buffer_growth: :mmap_copy
   end
 
   describe 'running a command to completion' do

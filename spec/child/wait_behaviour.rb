@@ -1,10 +1,14 @@
 # How a Child waits for, stops and reaps its child, checked on real processes. Included once per set of
-# routes (spec/child_spec.rb): Linux's (a pidfd in the capture's poll, pipe2) and the ones macOS and
-# FreeBSD take (asking waitpid every few milliseconds, as older kernels do; pipe then FD_CLOEXEC, as macOS
-# does), so the fallbacks are held to the same behaviour.
+# routes (spec/child_spec.rb): Linux's (a pidfd in the capture's poll, pipe2, a buffer grown by mremap) and
+# the ones macOS and FreeBSD take (asking waitpid every few milliseconds, as older kernels do; pipe then
+# FD_CLOEXEC, as macOS does; a new mapping and a copy), so the fallbacks are held to the same behaviour.
 RSpec.shared_examples 'child wait behaviour' do |routes|
   it "runs by #{routes.values.join(', ')}" do
-    described_class.new('true')
+    # Beyond the 32 MiB mapping a finished run leaves for the next, so this one grows its own, byte for byte.
+    big = described_class.new('seq', '1', '4500000')
+    expect(big.out.bytesize).to be > 32 << 20
+    expect(Digest::MD5.hexdigest(big.out)).to eq(described_class.new('sh', '-c', 'seq 1 4500000 | md5sum').out[/\h{32}/])
+    expect(POSIX::Spawn::Native.last_buffer_growth).to eq(routes[:buffer_growth])
     expect(POSIX::Spawn::Native.last_exit_wait).to eq(routes[:exit_wait])
     expect(POSIX::Spawn::Native.last_pipes).to eq(routes[:pipes])
   end

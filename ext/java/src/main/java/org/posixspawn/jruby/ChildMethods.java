@@ -119,6 +119,13 @@ public final class ChildMethods {
         return pipes == null ? context.nil : context.runtime.newSymbol(pipes.name().toLowerCase());
     }
 
+    /** Native.last_buffer_growth -> :mremap or :mmap_copy: how this thread's last capture buffer to outgrow its mapping grew it. */
+    @JRubyMethod(module = true)
+    public static IRubyObject last_buffer_growth(ThreadContext context, IRubyObject self) {
+        Strategy.CaptureBuffer growth = CaptureBuffer.lastGrowth();
+        return growth == null ? context.nil : context.runtime.newSymbol(growth.name().toLowerCase());
+    }
+
     /** Native.last_exit_wait -> :pidfd or :waitpid_poll: how this thread's last Child waited for its exit. */
     @JRubyMethod(module = true)
     public static IRubyObject last_exit_wait(ThreadContext context, IRubyObject self) {

@@ -5,10 +5,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import com.kenai.jffi.MemoryIO;
 import jnr.constants.platform.Errno;
 import jnr.ffi.Pointer;
+import org.posixspawn.jruby.os.platform.Strategy;
 
 /**
  * One captured output (stdout or stderr): gathered in an anonymous memory mapping that grows by remapping
- * its pages, never by copying them (mremap), asks for huge pages (one page fault per 2 MiB instead of per
+ * its pages, never by copying them (mremap; where there is none, macOS and FreeBSD, by a new mapping and one copy), asks for huge pages (one page fault per 2 MiB instead of per
  * 4 KiB) and puts nothing on the Java heap; then copied once, when the run is closed, into an array of
  * exactly the captured length, which becomes the Ruby String as it is. Measured (README, POSIX::Spawn::Child):
  * growing Java arrays (copied, or kept as a list of chunks) and malloc/realloc were all slower, mostly
@@ -27,6 +28,7 @@ public final class CaptureBuffer {
     /** Java's largest array: no Ruby String can hold more. */
     private static final long LARGEST_OUTPUT = Integer.MAX_VALUE - 8;
     private static final AtomicReference<Mapping> SPARE = new AtomicReference<>();
+    private static final ThreadLocal<Strategy.CaptureBuffer> LAST_GROWTH = new ThreadLocal<>();
 
     /** A mapping and its size. */
     private static final class Mapping {
@@ -52,6 +54,11 @@ public final class CaptureBuffer {
     static long spareAddress() {
         Mapping spare = SPARE.get();
         return spare == null ? 0 : spare.address.address();
+    }
+
+    /** How this thread's last buffer to outgrow its mapping grew it (mremap, or a new mapping and a copy), or null; for tests. */
+    public static Strategy.CaptureBuffer lastGrowth() {
+        return LAST_GROWTH.get();
     }
 
     /** The address of the mapping this buffer wrote into, or 0 when it read nothing. */
@@ -93,13 +100,22 @@ public final class CaptureBuffer {
         if (length == capacity) {
             if (length >= LARGEST_OUTPUT) throw SpawnError.noMemory("child output larger than a Ruby String can hold (" + LARGEST_OUTPUT + " bytes)");
             long size = Math.min(LARGEST_OUTPUT, Math.max(FIRST_MAPPING, 2 * capacity));
-            Pointer grown = buffer == null
-                    ? Native.libc.mmap(null, size, Constants.PROT_READ_WRITE, Constants.MAP_PRIVATE_ANONYMOUS, -1, 0)
-                    : Native.libc.mremap(buffer, capacity, size, Constants.MREMAP_MAYMOVE);
+            boolean remap = buffer != null && Features.mremap();
+            Pointer grown = remap
+                    ? Native.libc.mremap(buffer, capacity, size, Constants.MREMAP_MAYMOVE)
+                    : Native.libc.mmap(null, size, Constants.PROT_READ_WRITE, Constants.MAP_PRIVATE_ANONYMOUS, -1, 0);
             if (grown == null || grown.address() == -1L) {
                 throw SpawnError.noMemory("cannot map " + size + " bytes for the child's output: " + Errno.valueOf(Native.errno()));
             }
-            if (size >= Constants.HUGE_PAGE) Native.libc.madvise(grown, size, Constants.MADV_HUGEPAGE); // a hint: ignored where unsupported
+            if (buffer != null) {
+                if (!remap) { // the bytes so far move to the new mapping in one copy
+                    MemoryIO.getInstance().copyMemory(buffer.address(), grown.address(), length);
+                    Native.libc.munmap(buffer, capacity);
+                }
+                LAST_GROWTH.set(remap ? Strategy.CaptureBuffer.MREMAP : Strategy.CaptureBuffer.MMAP_COPY);
+            }
+            // A hint (Linux), ignored where unsupported.
+            if (size >= Constants.HUGE_PAGE && Constants.MADV_HUGEPAGE >= 0) Native.libc.madvise(grown, size, Constants.MADV_HUGEPAGE);
             use(grown, size);
         }
         return capacity - length;

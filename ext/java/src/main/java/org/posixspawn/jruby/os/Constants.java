@@ -68,7 +68,10 @@ public final class Constants {
     /** Memory mapping, the profile's: Linux's 0x22 would be MAP_PRIVATE | MAP_RENAME on macOS and FreeBSD. MREMAP, HUGEPAGE: Linux. */
     static final int PROT_READ_WRITE = Native.PROFILE != null ? Native.PROFILE.PROT_READ_WRITE : 0,
             MAP_PRIVATE_ANONYMOUS = Native.PROFILE != null ? Native.PROFILE.MAP_PRIVATE_ANONYMOUS : 0,
-            MADV_FREE = Native.PROFILE != null ? Native.PROFILE.MADV_FREE : 0, MREMAP_MAYMOVE = 1, MADV_HUGEPAGE = 14;
+            MADV_FREE = Native.PROFILE != null ? Native.PROFILE.MADV_FREE : 0;
+    /** Linux's; -1 elsewhere (no mremap, no huge-page hint). */
+    static final int MREMAP_MAYMOVE = Native.PROFILE != null ? Native.PROFILE.MREMAP_MAYMOVE : -1,
+            MADV_HUGEPAGE = Native.PROFILE != null ? Native.PROFILE.MADV_HUGEPAGE : -1;
     static final long HUGE_PAGE = 2 << 20;
 
     /** Linux: unshare(2)'s flag for a thread of its own cwd and umask. */

@@ -19,7 +19,8 @@ import org.posixspawn.jruby.os.platform.Strategy;
  * EINVAL); there is no fallback, so {@code setsid: true} raises NotImplementedError where it is missing;</li>
  * <li>{@code pidfd_open} (Linux 5.3, a system call; known here on x86_64 and aarch64): else a capture
  * waits for its child's exit by asking waitpid every few milliseconds;</li>
- * <li>{@code pipe2} (Linux, FreeBSD; not macOS): else pipe, then FD_CLOEXEC on each end ({@link Pipe}).</li>
+ * <li>{@code pipe2} (Linux, FreeBSD; not macOS): else pipe, then FD_CLOEXEC on each end ({@link Pipe});</li>
+ * <li>{@code mremap} (Linux only): else a capture buffer grows by a new mapping and one copy ({@link CaptureBuffer}).</li>
  * </ul>
  * Each is used only where this platform's profile has a strategy that uses it.
  * {@link #pretendMissing} makes a present call look missing, so tests (and users working around a broken
@@ -31,12 +32,15 @@ public final class Features {
     public static final String PIDFD_OPEN = "pidfd_open";
     public static final String SETSID = "POSIX_SPAWN_SETSID";
     public static final String PIPE2 = "pipe2";
+    public static final String MREMAP = "mremap";
     static final String SETSID_MISSING = "setsid option needs POSIX_SPAWN_SETSID (glibc 2.26+, musl, macOS 10.15+), which this libc's posix_spawn does not have";
 
     private static final boolean HAS_ADDCHDIR = Native.hasSymbol(ADDCHDIR);
     private static final boolean HAS_ADDCLOSEFROM = Native.hasSymbol(ADDCLOSEFROM);
     private static final boolean HAS_PIDFD_OPEN = hasPidfdOpenNumber();
     private static final boolean HAS_SETSID = setflagsTakesSetsid();
+    private static final boolean HAS_MREMAP = Native.PROFILE != null && Native.PROFILE.captureBuffer == Strategy.CaptureBuffer.MREMAP
+            && Native.hasSymbol(MREMAP);
     private static final boolean HAS_PIPE2 = Native.PROFILE != null && Native.PROFILE.pipes == Strategy.Pipes.PIPE2 && Native.hasSymbol(PIPE2);
     private static final Set<String> pretendMissing = ConcurrentHashMap.newKeySet();
 
@@ -63,6 +67,10 @@ public final class Features {
         return HAS_PIPE2 && !pretendMissing.contains(PIPE2);
     }
 
+    static boolean mremap() {
+        return HAS_MREMAP && !pretendMissing.contains(MREMAP);
+    }
+
     /** Whether {@code symbol} is there and it is not being pretended missing. */
     public static boolean available(String symbol) {
         switch (symbol) {
@@ -71,6 +79,7 @@ public final class Features {
             case PIDFD_OPEN: return pidfdOpen();
             case SETSID: return setsid();
             case PIPE2: return pipe2();
+            case MREMAP: return mremap();
             default: throw new IllegalArgumentException("not an optional call: " + symbol);
         }
     }
