@@ -52,10 +52,6 @@ public final class Constants {
     public static final int SIGKILL = Signal.SIGKILL.intValue(), SIGTERM = Signal.SIGTERM.intValue();
     public static final int WNOHANG = WaitFlags.WNOHANG.intValue();
 
-    /** posix_spawnattr flags, the profile's: FreeBSD's SETSIGDEF and SETSIGMASK are 0x10 and 0x20 (0x04 and 0x08 are its scheduler flags). */
-    static final short POSIX_SPAWN_SETPGROUP = Native.PROFILE != null ? Native.PROFILE.POSIX_SPAWN_SETPGROUP : 0,
-            POSIX_SPAWN_SETSIGDEF = Native.PROFILE != null ? Native.PROFILE.POSIX_SPAWN_SETSIGDEF : 0,
-            POSIX_SPAWN_SETSIGMASK = Native.PROFILE != null ? Native.PROFILE.POSIX_SPAWN_SETSIGMASK : 0;
     /** glibc 2.26+ and musl: 0x80; macOS 10.15+: 0x400; none on FreeBSD (see Features.setsid). */
     static final short POSIX_SPAWN_SETSID = Native.PROFILE != null ? Native.PROFILE.POSIX_SPAWN_SETSID : 0;
     /** Generous upper bounds of posix_spawnattr_t (336 bytes on glibc), posix_spawn_file_actions_t (80) and sigset_t (128). */

@@ -12,8 +12,9 @@ import org.posixspawn.jruby.os.platform.Strategy;
  * <ul>
  * <li>{@code posix_spawn_file_actions_addchdir_np} (glibc 2.29, musl 1.1.24, macOS 10.15): else the spawn
  * runs on the {@link FsThread}, whose own working directory the child inherits;</li>
- * <li>{@code posix_spawn_file_actions_addclosefrom_np} (glibc 2.34): else each open descriptor listed in
- * /proc/self/fd (or /dev/fd) gets its own close action;</li>
+ * <li>{@code posix_spawn_file_actions_addclosefrom_np} (glibc 2.34, FreeBSD 13.1): else each open descriptor
+ * listed in /proc/self/fd (or FreeBSD's /dev/fd, where fdescfs is mounted) gets its own close action; macOS
+ * takes neither (POSIX_SPAWN_CLOEXEC_DEFAULT, {@link Closing});</li>
  * <li>{@code POSIX_SPAWN_SETSID} (glibc 2.26, musl, macOS 10.15), a flag rather than a call: this libc's
  * own posix_spawnattr_setflags is asked whether it takes it (glibc before 2.26 and FreeBSD refuse it with
  * EINVAL); there is no fallback, so {@code setsid: true} raises NotImplementedError where it is missing;</li>
@@ -36,7 +37,8 @@ public final class Features {
     static final String SETSID_MISSING = "setsid option needs POSIX_SPAWN_SETSID (glibc 2.26+, musl, macOS 10.15+), which this libc's posix_spawn does not have";
 
     private static final boolean HAS_ADDCHDIR = Native.hasSymbol(ADDCHDIR);
-    private static final boolean HAS_ADDCLOSEFROM = Native.hasSymbol(ADDCLOSEFROM);
+    private static final boolean HAS_ADDCLOSEFROM = Native.PROFILE != null && Native.PROFILE.closeOthers != Strategy.CloseOthers.CLOEXEC_DEFAULT
+            && Native.hasSymbol(ADDCLOSEFROM);
     private static final boolean HAS_PIDFD_OPEN = hasPidfdOpenNumber();
     private static final boolean HAS_SETSID = setflagsTakesSetsid();
     private static final boolean HAS_MREMAP = Native.PROFILE != null && Native.PROFILE.captureBuffer == Strategy.CaptureBuffer.MREMAP

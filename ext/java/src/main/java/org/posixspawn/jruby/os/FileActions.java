@@ -1,6 +1,6 @@
 package org.posixspawn.jruby.os;
 
-import java.io.File;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -18,10 +18,12 @@ import org.posixspawn.jruby.plan.SpawnPlan;
  * cannot: closing everything else; then the directory.
  */
 final class FileActions {
+    private final LibC libc;
     private final Pointer actions;
     private final SpawnPlan plan;
 
-    private FileActions(Pointer actions, SpawnPlan plan) {
+    private FileActions(LibC libc, Pointer actions, SpawnPlan plan) {
+        this.libc = libc;
         this.actions = actions;
         this.plan = plan;
     }
@@ -31,9 +33,9 @@ final class FileActions {
      * opens first (see {@link ResourceLimitGate}); {@code terminal}, if not null, the plan's terminal (see
      * {@link PtyActions}); {@code chdir}, if not null, the directory it changes to last.
      */
-    static void add(Pointer actions, SpawnPlan plan, RedirectFiles files, Closing closing, Pointer gate, Pointer terminal, Pointer chdir)
-            throws SpawnError {
-        new FileActions(actions, plan).addAll(files, closing, gate, terminal, chdir);
+    static void add(LibC libc, Pointer actions, SpawnPlan plan, RedirectFiles files, Closing closing, Pointer gate, Pointer terminal,
+            Pointer chdir) throws SpawnError {
+        new FileActions(libc, actions, plan).addAll(files, closing, gate, terminal, chdir);
     }
 
     private void addAll(RedirectFiles files, Closing closing, Pointer gate, Pointer terminal, Pointer chdir) throws SpawnError {
@@ -53,8 +55,8 @@ final class FileActions {
         int spare = highest + 1;
         if (gate != null) {
             // Blocks here until ResourceLimitGate has set the limits; on a descriptor no redirect uses.
-            check(Native.libc.posix_spawn_file_actions_addopen(actions, spare, gate, Constants.O_RDONLY, 0));
-            check(Native.libc.posix_spawn_file_actions_addclose(actions, spare));
+            check(libc.posix_spawn_file_actions_addopen(actions, spare, gate, Constants.O_RDONLY, 0));
+            check(libc.posix_spawn_file_actions_addclose(actions, spare));
         }
         if (terminal != null) PtyActions.add(actions, terminal, plan);
         // A source that another redirect overwrites is first copied above every fd in play (MRI: run_exec_dup2's tmp fds).
@@ -62,47 +64,68 @@ final class FileActions {
         for (int i = 0; i < n; i++) {
             int from = source[i];
             if (from != plan.redirects.get(i).childFd && targets.contains(from) && !moved.containsKey(from)) {
-                check(Native.libc.posix_spawn_file_actions_adddup2(actions, from, spare));
+                check(libc.posix_spawn_file_actions_adddup2(actions, from, spare));
                 moved.put(from, spare++);
             }
         }
         for (int i = 0; i < n; i++) {
-            int from = moved.getOrDefault(source[i], source[i]);
-            check(Native.libc.posix_spawn_file_actions_adddup2(actions, from, plan.redirects.get(i).childFd));
+            int from = moved.getOrDefault(source[i], source[i]), to = plan.redirects.get(i).childFd;
+            // xnu's dup2 of a descriptor onto itself leaves its FD_CLOEXEC, which CLOEXEC_DEFAULT then honours.
+            if (from == to && closing == Closing.CLOEXEC_DEFAULT) check(libc.posix_spawn_file_actions_addinherit_np(actions, to));
+            else check(libc.posix_spawn_file_actions_adddup2(actions, from, to));
         }
-        for (int temporary : moved.values()) check(Native.libc.posix_spawn_file_actions_addclose(actions, temporary));
-        for (int fd : plan.closes) check(Native.libc.posix_spawn_file_actions_addclose(actions, fd));
-        for (ChildDup d : plan.childDups) check(Native.libc.posix_spawn_file_actions_adddup2(actions, d.sourceFd, d.childFd));
+        for (int temporary : moved.values()) check(libc.posix_spawn_file_actions_addclose(actions, temporary));
+        for (int fd : plan.closes) check(libc.posix_spawn_file_actions_addclose(actions, fd));
+        for (ChildDup d : plan.childDups) check(libc.posix_spawn_file_actions_adddup2(actions, d.sourceFd, d.childFd));
 
-        if (closing != Closing.NONE) {
+        if (closing == Closing.CLOEXEC_DEFAULT) {
+            inheritTheUnnamed(targets, terminal != null);
+        } else if (closing != Closing.NONE) {
             Set<Integer> keep = new HashSet<>(targets);
             for (ChildDup d : plan.childDups) keep.add(d.childFd);
             keep.addAll(plan.inherited);
             int highestKept = 2;
             for (int fd : keep) highestKept = Math.max(highestKept, fd);
             for (int fd = 3; fd <= highestKept; fd++) {
-                if (!keep.contains(fd)) check(Native.libc.posix_spawn_file_actions_addclose(actions, fd));
+                if (!keep.contains(fd)) check(libc.posix_spawn_file_actions_addclose(actions, fd));
             }
             if (closing == Closing.CLOSEFROM) {
-                check(Native.libc.posix_spawn_file_actions_addclosefrom_np(actions, highestKept + 1));
+                check(libc.posix_spawn_file_actions_addclosefrom_np(actions, highestKept + 1));
             } else {
                 for (int fd : openDescriptors()) {
-                    if (fd > highestKept) check(Native.libc.posix_spawn_file_actions_addclose(actions, fd));
+                    if (fd > highestKept) check(libc.posix_spawn_file_actions_addclose(actions, fd));
                 }
             }
         }
-        if (chdir != null) check(Native.libc.posix_spawn_file_actions_addchdir_np(actions, chdir));
+        if (chdir != null) check(libc.posix_spawn_file_actions_addchdir_np(actions, chdir));
     }
 
     private void check(int err) throws SpawnError {
         if (err != 0) throw Spawner.failure(err, plan);
     }
 
-    /** This process's open descriptors now, for libcs without addclosefrom_np. */
-    private static Set<Integer> openDescriptors() {
-        String[] names = new File(Native.LINUX ? "/proc/self/fd" : "/dev/fd").list();
-        Set<Integer> fds = new TreeSet<>();
-        if (names != null) for (String name : names) fds.add(Integer.parseInt(name));
-        return fds;
+    /**
+     * Under CLOEXEC_DEFAULT (macOS) the child inherits only the descriptors the file actions name (xnu
+     * bsd/kern/kern_exec.c exec_handle_file_actions: dup2 and open targets, inherit actions): the kept ones
+     * no dup2 names, 0, 1 and 2 (where open, not closed and not the terminal's) and the plan's inherited
+     * ones, get an inherit action. Never one for a descriptor that is not open: xnu fails the spawn on it.
+     */
+    private void inheritTheUnnamed(Set<Integer> targets, boolean terminal) throws SpawnError {
+        Set<Integer> named = new HashSet<>(targets);
+        for (ChildDup d : plan.childDups) named.add(d.childFd);
+        Set<Integer> kept = new TreeSet<>(plan.inherited);
+        if (!terminal) kept.addAll(Arrays.asList(0, 1, 2));
+        for (int fd : kept) {
+            if (!named.contains(fd) && !plan.closes.contains(fd) && libc.fcntl(fd, Constants.F_GETFD, 0) != -1) {
+                check(libc.posix_spawn_file_actions_addinherit_np(actions, fd));
+            }
+        }
+    }
+
+    /** This process's open descriptors now, for libcs without addclosefrom_np; refused where no listing can be trusted. */
+    private Set<Integer> openDescriptors() throws SpawnError {
+        Set<Integer> open = DescriptorListing.open(Native.PROFILE.descriptorDirectory, fd -> libc.fcntl(fd, Constants.F_GETFD, 0) != -1);
+        if (open == null) throw SpawnError.unsupported(Closing.unavailable());
+        return open;
     }
 }

@@ -36,8 +36,10 @@ public interface LibC {
     int posix_spawn_file_actions_addopen(Pointer actions, int fd, Pointer path, int flags, int mode);
     /** glibc 2.29+, musl 1.1.24+, macOS 10.15+: looked up before use. */
     int posix_spawn_file_actions_addchdir_np(Pointer actions, Pointer path);
-    /** glibc 2.34+: looked up before use. */
+    /** glibc 2.34+, FreeBSD 13.1+: looked up before use. */
     int posix_spawn_file_actions_addclosefrom_np(Pointer actions, int from);
+    /** macOS 10.7+: with POSIX_SPAWN_CLOEXEC_DEFAULT, {@code fd} is inherited as it is. */
+    int posix_spawn_file_actions_addinherit_np(Pointer actions, int fd);
     int posix_spawnattr_init(Pointer attr);
     int posix_spawnattr_destroy(Pointer attr);
     int posix_spawnattr_setflags(Pointer attr, short flags);

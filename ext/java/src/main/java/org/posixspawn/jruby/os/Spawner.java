@@ -93,13 +93,13 @@ public final class Spawner {
             try {
                 check(Native.libc.posix_spawn_file_actions_init(actions), plan);
                 try {
-                    SpawnAttributes.set(attr, plan, mem);
+                    SpawnAttributes.set(Native.libc, Native.PROFILE, attr, plan, closing, mem);
                     // From the listing of open descriptors to the child's start, no pipe of another thread may be inheritable.
                     boolean gap = Pipe.spawnWaitsForTheGap(closing);
                     if (gap) Pipe.CLOEXEC_GAP.readLock().lock();
                     int err;
                     try {
-                        FileActions.add(actions, plan, files, closing, gate == null ? null : mem.cString(gate),
+                        FileActions.add(Native.libc, actions, plan, files, closing, gate == null ? null : mem.cString(gate),
                                 plan.terminal == null ? null : mem.cString(plan.terminal), chdirAction ? mem.cString(plan.cwd) : null);
                         Pointer envp = mem.cStringArray(plan.envp);
                         err = Native.libc.posix_spawn(pid, mem.cString(executable), actions, attr, mem.cStringArray(plan.argv), envp);
