@@ -45,7 +45,7 @@ final class FsThread {
     }
 
     private static final class Holder {
-        static final FsThread INSTANCE = Native.LINUX ? new FsThread() : null;
+        static final FsThread INSTANCE = Native.PROFILE != null && Native.PROFILE.fsThread ? new FsThread() : null;
     }
 
     /** The thread, or null where it cannot exist (not Linux, or unshare refused). */

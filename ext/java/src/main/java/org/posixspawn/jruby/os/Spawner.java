@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import jnr.ffi.Pointer;
+import org.posixspawn.jruby.os.platform.PlatformProfile;
 import org.posixspawn.jruby.plan.PathName;
 import org.posixspawn.jruby.plan.Redirect;
 import org.posixspawn.jruby.plan.SpawnPlan;
@@ -29,9 +30,9 @@ public final class Spawner {
         if (plan.setsid && !Features.setsid()) throw SpawnError.unsupported(Features.SETSID_MISSING);
         try (RedirectFiles files = RedirectFiles.open(plan)) {
             checkOpen(plan);
-            byte[] executable = ProgramLookup.find(plan.program.bytes, plan.searchPath, plan.pwd);
-            if (executable == null) throw SpawnError.inChild(Constants.ENOENT, plan.program);
             boolean needsChdir = !Arrays.equals(plan.cwd, PROCESS_CWD);
+            byte[] executable = programPath(ProgramLookup.find(plan.program.bytes, plan.searchPath, plan.pwd), plan.cwd, needsChdir, Native.PROFILE);
+            if (executable == null) throw SpawnError.inChild(Constants.ENOENT, plan.program);
             Route route = Route.choose(plan, needsChdir);
             Closing closing = Closing.choose(plan);
             long pid;
@@ -39,7 +40,7 @@ public final class Spawner {
                 pid = posixSpawn(plan, executable, files, closing, needsChdir, null);
             } else {
                 FsThread fs = FsThread.get();
-                if (fs == null) throw SpawnError.unsupported(unsupported(plan));
+                if (fs == null) throw SpawnError.unsupported(refusal(plan, Native.PROFILE));
                 if (plan.rlimits.isEmpty()) {
                     pid = fs.call(() -> {
                         fs.prepare(plan);
@@ -72,10 +73,23 @@ public final class Spawner {
         return Native.libc.fcntl(fd, Constants.F_GETFD, 0) != -1 || Native.errno() != Constants.EBADF;
     }
 
-    private static String unsupported(SpawnPlan plan) {
-        if (!plan.rlimits.isEmpty()) return ":rlimit_* needs Linux (prlimit on a held child); this platform is not";
-        if (plan.umask >= 0) return ":umask needs Linux (a thread with its own umask); this platform is not";
-        return ":chdir needs posix_spawn_file_actions_addchdir_np or Linux; this platform has neither";
+    /** Why a plan that needs the FsThread cannot run where there is none (not Linux), naming the option and the platform. */
+    static String refusal(SpawnPlan plan, PlatformProfile profile) {
+        if (!plan.rlimits.isEmpty()) return ":rlimit_* needs Linux (prlimit on a held child); this is " + profile.name;
+        if (plan.umask >= 0) return ":umask needs Linux (a thread with its own umask); this is " + profile.name;
+        return ":chdir needs posix_spawn_file_actions_addchdir_np (macOS 10.15+, FreeBSD 13.1+), which this " + profile.name + " lacks";
+    }
+
+    /**
+     * The path posix_spawn is given for the program {@code found}: as it is, but where the profile says so
+     * (macOS), a relative one under :chdir is joined to that (absolute) directory in the parent.
+     */
+    static byte[] programPath(byte[] found, byte[] cwd, boolean needsChdir, PlatformProfile profile) {
+        if (found == null || found[0] == '/' || !needsChdir || !profile.joinsRelativeProgramToChdir) return found;
+        byte[] joined = Arrays.copyOf(cwd, cwd.length + 1 + found.length);
+        joined[cwd.length] = '/';
+        System.arraycopy(found, 0, joined, cwd.length + 1, found.length);
+        return joined;
     }
 
     /** One posix_spawn from this thread; {@code gate}, if not null, is a FIFO the child opens first (see ResourceLimitGate). */

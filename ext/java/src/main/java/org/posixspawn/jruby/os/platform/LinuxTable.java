@@ -33,6 +33,6 @@ final class LinuxTable {
                 .put("sizeof(posix_spawn_file_actions_t)", 80, "glibc spawn.h:43-49; musl include/spawn.h:36-40");
         return new PlatformProfile(Platform.OS.LINUX, cpu, cpu == Platform.CPU.AARCH64 ? "linux.aarch64" : "linux", t,
                 Strategy.CloseOthers.CLOSEFROM_ELSE_PROC_FD, Strategy.Chdir.ADDCHDIR_ELSE_FS_THREAD, Strategy.Pipes.PIPE2,
-                Strategy.CaptureBuffer.MREMAP, Strategy.ExitWait.PIDFD_ELSE_WAITPID_POLL, true, "/proc/self/fd");
+                Strategy.CaptureBuffer.MREMAP, Strategy.ExitWait.PIDFD_ELSE_WAITPID_POLL, true, "/proc/self/fd", false);
     }
 }

@@ -56,12 +56,18 @@ public final class PlatformProfile {
     public final boolean fsThread;
     /** Where this process's open descriptors are listed, for the close fallbacks and the test support. */
     public final String descriptorDirectory;
+    /**
+     * macOS: with addchdir_np, a relative program ("./tool", "bin/tool") starts, but posix_spawn returns
+     * ENOENT (Rust's std avoids it: library/std/src/sys/pal/unix/process/process_unix.rs); the parent joins
+     * it to the new directory itself, which names the file the child's exec would find.
+     */
+    public final boolean joinsRelativeProgramToChdir;
 
     private static final PlatformProfile CURRENT = selectCurrent();
 
     PlatformProfile(Platform.OS os, Platform.CPU cpu, String constantsPackage, Table table, Strategy.CloseOthers closeOthers,
             Strategy.Chdir chdir, Strategy.Pipes pipes, Strategy.CaptureBuffer captureBuffer, Strategy.ExitWait exitWait,
-            boolean fsThread, String descriptorDirectory) {
+            boolean fsThread, String descriptorDirectory, boolean joinsRelativeProgramToChdir) {
         this.os = os;
         this.cpu = cpu;
         this.name = osName(os) + " " + cpu.toString().toLowerCase(Locale.ROOT);
@@ -116,6 +122,7 @@ public final class PlatformProfile {
         this.exitWait = exitWait;
         this.fsThread = fsThread;
         this.descriptorDirectory = descriptorDirectory;
+        this.joinsRelativeProgramToChdir = joinsRelativeProgramToChdir;
     }
 
     /** This process's profile, or null where there is none ({@link #refusalHere} says why). */
