@@ -239,7 +239,7 @@ public final class Handle extends RubyObject {
     /** A close-on-exec duplicate of the IO's descriptor, for the poll loop to own; the IO is closed. -1 for nil or closed. */
     private static int takeOver(ThreadContext context, IRubyObject io) {
         if (io.isNil() || ((RubyIO) io).isClosed()) return -1;
-        int fd = Native.libc.fcntl(RealDescriptors.of((RubyIO) io), F_DUPFD_CLOEXEC, 0);
+        int fd = Native.libc.fcntl(RealDescriptors.of((RubyIO) io), Constants.F_DUPFD_CLOEXEC, 0);
         if (fd < 0) throw context.runtime.newErrnoFromInt(Native.errno(), "dup of the handle's pipe");
         io.callMethod(context, "close");
         return fd;
@@ -249,8 +249,6 @@ public final class Handle extends RubyObject {
     static long nanos(ThreadContext context, IRubyObject seconds) {
         return (long) Math.min(Math.max(0, RubyNumeric.num2dbl(context, seconds)) * 1e9, Long.MAX_VALUE / 4);
     }
-
-    private static final int F_DUPFD_CLOEXEC = 1030; // Linux
 
     private IRubyObject statusObject(ThreadContext context) {
         synchronized (this) {

@@ -38,7 +38,7 @@ public final class PopenMethods {
      */
     @JRubyMethod(module = true)
     public static IRubyObject enlarge_pipe(ThreadContext context, IRubyObject self, IRubyObject io) {
-        if (Native.LINUX) Native.libc.fcntl(RealDescriptors.of(toIO(context, io)), Constants.F_SETPIPE_SZ, PIPE_SIZE);
+        if (Constants.F_SETPIPE_SZ >= 0) Native.libc.fcntl(RealDescriptors.of(toIO(context, io)), Constants.F_SETPIPE_SZ, PIPE_SIZE);
         return io;
     }
 

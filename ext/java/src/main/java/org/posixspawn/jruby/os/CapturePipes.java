@@ -34,7 +34,7 @@ final class CapturePipes implements AutoCloseable {
         Pipe.setNonBlocking(p.stderr.readEnd());
         Pipe.setNonBlocking(p.wake.readEnd());
         Pipe.setNonBlocking(p.wake.writeEnd());
-        if (Native.LINUX) {
+        if (Constants.F_SETPIPE_SZ >= 0) {
             Native.libc.fcntl(p.stdout.readEnd(), Constants.F_SETPIPE_SZ, PIPE_SIZE); // best effort: a smaller pipe only costs speed
             if (feedsInput) Native.libc.fcntl(p.stdin.writeEnd(), Constants.F_SETPIPE_SZ, PIPE_SIZE);
         }

@@ -27,12 +27,12 @@ public final class Constants {
             F_SETFD = Fcntl.F_SETFD.intValue();
     /** The profile's (1 on all three). */
     static final int FD_CLOEXEC = Native.PROFILE != null ? Native.PROFILE.FD_CLOEXEC : 0;
-    /** Linux. */
-    public static final int F_SETPIPE_SZ = 1031;
-    /** Not in jnr-constants: Linux, macOS. */
-    public static final int F_DUPFD_CLOEXEC = Native.LINUX ? 1030 : 67;
-    /** ioctl(2) setting a terminal's window size: Linux, macOS. */
-    public static final long TIOCSWINSZ = Native.LINUX ? 0x5414 : 0x80087467L;
+    /** Linux's (jnr-constants); -1 where a pipe cannot be resized. */
+    public static final int F_SETPIPE_SZ = Native.PROFILE != null ? Native.PROFILE.F_SETPIPE_SZ : -1;
+    /** The profile's: 1030 on Linux, 67 on macOS, 17 on FreeBSD. */
+    public static final int F_DUPFD_CLOEXEC = Native.PROFILE != null ? Native.PROFILE.F_DUPFD_CLOEXEC : -1;
+    /** ioctl(2) setting a terminal's window size, the profile's. */
+    public static final long TIOCSWINSZ = Native.PROFILE != null ? Native.PROFILE.TIOCSWINSZ : -1;
     public static final int F_OK = Access.F_OK.intValue(), X_OK = Access.X_OK.intValue();
     public static final int SEEK_SET = 0;
 
@@ -70,8 +70,8 @@ public final class Constants {
             MADV_HUGEPAGE = Native.PROFILE != null ? Native.PROFILE.MADV_HUGEPAGE : -1;
     static final long HUGE_PAGE = 2 << 20;
 
-    /** Linux: unshare(2)'s flag for a thread of its own cwd and umask. */
-    static final int CLONE_FS = 0x200;
-    /** pidfd_open(2)'s number, the same on x86_64 and aarch64 ({@link Features#pidfdOpen} checks the platform). */
-    static final long PIDFD_OPEN_SYSCALL = 434;
+    /** Linux: unshare(2)'s flag for a thread of its own cwd and umask (the profile's; -1 elsewhere). */
+    static final int CLONE_FS = Native.PROFILE != null ? Native.PROFILE.CLONE_FS : -1;
+    /** pidfd_open(2)'s number (the profile's: Linux x86_64 and aarch64), or -1. */
+    static final long PIDFD_OPEN_SYSCALL = Native.PROFILE != null ? Native.PROFILE.SYS_PIDFD_OPEN : -1;
 }

@@ -3,7 +3,6 @@ package org.posixspawn.jruby.os;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import jnr.ffi.Platform;
 import jnr.ffi.Pointer;
 import org.posixspawn.jruby.os.platform.Strategy;
 
@@ -18,7 +17,7 @@ import org.posixspawn.jruby.os.platform.Strategy;
  * <li>{@code POSIX_SPAWN_SETSID} (glibc 2.26, musl, macOS 10.15), a flag rather than a call: this libc's
  * own posix_spawnattr_setflags is asked whether it takes it (glibc before 2.26 and FreeBSD refuse it with
  * EINVAL); there is no fallback, so {@code setsid: true} raises NotImplementedError where it is missing;</li>
- * <li>{@code pidfd_open} (Linux 5.3, a system call; known here on x86_64 and aarch64): else a capture
+ * <li>{@code pidfd_open} (Linux 5.3, a system call; its number is the profile's): else a capture
  * waits for its child's exit by asking waitpid every few milliseconds;</li>
  * <li>{@code pipe2} (Linux, FreeBSD; not macOS): else pipe, then FD_CLOEXEC on each end ({@link Pipe});</li>
  * <li>{@code mremap} (Linux only): else a capture buffer grows by a new mapping and one copy ({@link CaptureBuffer}).</li>
@@ -39,8 +38,10 @@ public final class Features {
     private static final boolean HAS_ADDCHDIR = Native.hasSymbol(ADDCHDIR);
     private static final boolean HAS_ADDCLOSEFROM = Native.PROFILE != null && Native.PROFILE.closeOthers != Strategy.CloseOthers.CLOEXEC_DEFAULT
             && Native.hasSymbol(ADDCLOSEFROM);
-    private static final boolean HAS_PIDFD_OPEN = hasPidfdOpenNumber();
-    private static final boolean HAS_SETSID = setflagsTakesSetsid();
+    private static final boolean HAS_PIDFD_OPEN = Native.PROFILE != null && Native.PROFILE.exitWait == Strategy.ExitWait.PIDFD_ELSE_WAITPID_POLL
+            && Constants.PIDFD_OPEN_SYSCALL >= 0;
+    /** FreeBSD has no such flag (0 in its profile), and setflags(0) would succeed. */
+    private static final boolean HAS_SETSID = Constants.POSIX_SPAWN_SETSID != 0 && setflagsTakesSetsid();
     private static final boolean HAS_MREMAP = Native.PROFILE != null && Native.PROFILE.captureBuffer == Strategy.CaptureBuffer.MREMAP
             && Native.hasSymbol(MREMAP);
     private static final boolean HAS_PIPE2 = Native.PROFILE != null && Native.PROFILE.pipes == Strategy.Pipes.PIPE2 && Native.hasSymbol(PIPE2);
@@ -103,12 +104,5 @@ public final class Features {
                 Native.libc.posix_spawnattr_destroy(attr);
             }
         }
-    }
-
-    /** Whether {@link Constants#PIDFD_OPEN_SYSCALL} is pidfd_open's number here. */
-    private static boolean hasPidfdOpenNumber() {
-        Platform p = Platform.getNativePlatform();
-        return p.getOS() == Platform.OS.LINUX
-                && (p.getCPU() == Platform.CPU.X86_64 || p.getCPU() == Platform.CPU.AARCH64);
     }
 }

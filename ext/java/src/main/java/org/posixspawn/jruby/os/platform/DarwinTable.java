@@ -18,6 +18,9 @@ final class DarwinTable {
                 .put("POSIX_SPAWN_SETSID", 0x0400, "xnu bsd/sys/spawn.h:65")
                 .put("POSIX_SPAWN_CLOEXEC_DEFAULT", 0x4000, "xnu bsd/sys/spawn.h:73")
                 .put("FD_CLOEXEC", 1, "xnu bsd/sys/fcntl.h:450")
+                .put("F_DUPFD_CLOEXEC", 67, "xnu bsd/sys/fcntl.h F_DUPFD_CLOEXEC")
+                // _IOW('t', 103, struct winsize): IOC_IN 0x80000000 | sizeof 8 << 16 | 't' << 8 | 103
+                .put("TIOCSWINSZ", 0x80087467L, "xnu bsd/sys/ttycom.h TIOCSWINSZ")
                 .put("PROT_READ|PROT_WRITE", 0x01 | 0x02, "xnu bsd/sys/mman.h:102-103")
                 // Not Linux's 0x22: 0x0020 is MAP_RENAME here (bsd/sys/mman.h:121).
                 .put("MAP_PRIVATE|MAP_ANONYMOUS", 0x0002 | 0x1000, "xnu bsd/sys/mman.h:111,133")

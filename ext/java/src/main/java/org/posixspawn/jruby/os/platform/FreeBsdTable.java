@@ -16,6 +16,9 @@ final class FreeBsdTable {
                 .put("POSIX_SPAWN_SETSIGDEF", 0x10, "freebsd include/spawn.h:60 (b44edb8)")
                 .put("POSIX_SPAWN_SETSIGMASK", 0x20, "freebsd include/spawn.h:61 (b44edb8)")
                 .put("FD_CLOEXEC", 1, "freebsd sys/sys/fcntl.h FD_CLOEXEC (0069e95)")
+                // Not macOS's 67.
+                .put("F_DUPFD_CLOEXEC", 17, "freebsd sys/sys/fcntl.h F_DUPFD_CLOEXEC")
+                .put("TIOCSWINSZ", 0x80087467L, "freebsd sys/sys/ttycom.h TIOCSWINSZ (_IOW('t', 103, struct winsize))")
                 .put("PROT_READ|PROT_WRITE", 0x01 | 0x02, "freebsd sys/sys/mman.h PROT_READ, PROT_WRITE (039ea81)")
                 // Not Linux's 0x22: 0x0020 is MAP_RENAME here too.
                 .put("MAP_PRIVATE|MAP_ANONYMOUS", 0x0002 | 0x1000, "freebsd sys/sys/mman.h MAP_PRIVATE, MAP_ANON (039ea81)")

@@ -17,6 +17,8 @@ final class LinuxTable {
                 .put("POSIX_SPAWN_SETSIGMASK", 0x08, "glibc spawn.h:56; musl include/spawn.h:21")
                 .put("POSIX_SPAWN_SETSID", 0x80, "glibc spawn.h:61; musl include/spawn.h:25")
                 .put("FD_CLOEXEC", 1, "glibc bits/fcntl-linux.h:219; musl include/fcntl.h:58")
+                .put("F_DUPFD_CLOEXEC", 1030, "glibc bits/fcntl-linux.h:214; linux include/uapi/linux/fcntl.h:18 (F_LINUX_SPECIFIC_BASE + 6)")
+                .put("TIOCSWINSZ", 0x5414, "linux include/uapi/asm-generic/ioctls.h:39; musl arch/x86_64/bits/ioctl.h:30")
                 .put("PROT_READ|PROT_WRITE", 0x1 | 0x2, "glibc bits/mman-linux.h:32-33; musl include/sys/mman.h:58-59")
                 .put("MAP_PRIVATE|MAP_ANONYMOUS", 0x02 | 0x20, "glibc bits/mman-linux.h:43,57; musl include/sys/mman.h:22,26")
                 .put("MREMAP_MAYMOVE", 1, "glibc bits/mman-shared.h:25; musl include/sys/mman.h:103")

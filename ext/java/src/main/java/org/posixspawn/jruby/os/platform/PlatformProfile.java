@@ -39,7 +39,8 @@ public final class PlatformProfile {
     public final short POSIX_SPAWN_SETSID;
     /** Darwin's: only what the file actions name is inherited. 0 elsewhere. */
     public final short POSIX_SPAWN_CLOEXEC_DEFAULT;
-    public final int FD_CLOEXEC;
+    public final int FD_CLOEXEC, F_DUPFD_CLOEXEC;
+    public final long TIOCSWINSZ;
     public final int PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, MREMAP_MAYMOVE, MADV_FREE, MADV_HUGEPAGE;
     public final short POLLIN, POLLOUT;
     public final int CLONE_FS;
@@ -102,6 +103,8 @@ public final class PlatformProfile {
         POSIX_SPAWN_SETSID = (short) Math.max(0, table.get("POSIX_SPAWN_SETSID"));
         POSIX_SPAWN_CLOEXEC_DEFAULT = (short) Math.max(0, table.get("POSIX_SPAWN_CLOEXEC_DEFAULT"));
         FD_CLOEXEC = (int) table.get("FD_CLOEXEC");
+        F_DUPFD_CLOEXEC = (int) table.get("F_DUPFD_CLOEXEC");
+        TIOCSWINSZ = table.get("TIOCSWINSZ");
         PROT_READ_WRITE = (int) table.get("PROT_READ|PROT_WRITE");
         MAP_PRIVATE_ANONYMOUS = (int) table.get("MAP_PRIVATE|MAP_ANONYMOUS");
         MREMAP_MAYMOVE = (int) table.get("MREMAP_MAYMOVE");

@@ -89,7 +89,7 @@ class PlatformProfileTest {
     void linuxTableIsWhatGlibcAndMuslDefine() {
         assertTable(LINUX, entries(
                 "POSIX_SPAWN_SETPGROUP", 0x02, "POSIX_SPAWN_SETSIGDEF", 0x04, "POSIX_SPAWN_SETSIGMASK", 0x08,
-                "POSIX_SPAWN_SETSID", 0x80, "FD_CLOEXEC", 1, "PROT_READ|PROT_WRITE", 3, "MAP_PRIVATE|MAP_ANONYMOUS", 0x22, "MREMAP_MAYMOVE", 1,
+                "POSIX_SPAWN_SETSID", 0x80, "FD_CLOEXEC", 1, "F_DUPFD_CLOEXEC", 1030, "TIOCSWINSZ", 0x5414, "PROT_READ|PROT_WRITE", 3, "MAP_PRIVATE|MAP_ANONYMOUS", 0x22, "MREMAP_MAYMOVE", 1,
                 "MADV_FREE", 8, "MADV_HUGEPAGE", 14, "POLLIN", 1, "POLLOUT", 4, "CLONE_FS", 0x200, "SYS_pidfd_open", 434,
                 "sizeof(sigset_t)", 128, "sizeof(posix_spawnattr_t)", 336, "sizeof(posix_spawn_file_actions_t)", 80));
         assertEquals(LINUX.table.entries().keySet(), LINUX_ARM.table.entries().keySet());
@@ -99,7 +99,8 @@ class PlatformProfileTest {
     void darwinTableIsWhatXnuDefines() {
         assertTable(DARWIN, entries(
                 "POSIX_SPAWN_SETPGROUP", 0x02, "POSIX_SPAWN_SETSIGDEF", 0x04, "POSIX_SPAWN_SETSIGMASK", 0x08,
-                "POSIX_SPAWN_SETSID", 0x0400, "POSIX_SPAWN_CLOEXEC_DEFAULT", 0x4000, "FD_CLOEXEC", 1, "PROT_READ|PROT_WRITE", 3,
+                "POSIX_SPAWN_SETSID", 0x0400, "POSIX_SPAWN_CLOEXEC_DEFAULT", 0x4000, "FD_CLOEXEC", 1, "F_DUPFD_CLOEXEC", 67,
+                "TIOCSWINSZ", 0x80087467L, "PROT_READ|PROT_WRITE", 3,
                 "MAP_PRIVATE|MAP_ANONYMOUS", 0x1002, "MADV_FREE", 5, "POLLIN", 1, "POLLOUT", 4,
                 "sizeof(sigset_t)", 4, "sizeof(posix_spawnattr_t)", 8, "sizeof(posix_spawn_file_actions_t)", 8));
     }
@@ -108,8 +109,8 @@ class PlatformProfileTest {
     void freebsdTableIsWhatFreebsdDefines() {
         assertTable(FREEBSD, entries(
                 "POSIX_SPAWN_SETPGROUP", 0x02, "POSIX_SPAWN_SETSIGDEF", 0x10, "POSIX_SPAWN_SETSIGMASK", 0x20,
-                "FD_CLOEXEC", 1, "PROT_READ|PROT_WRITE", 3, "MAP_PRIVATE|MAP_ANONYMOUS", 0x1002, "MADV_FREE", 5,
-                "POLLIN", 1, "POLLOUT", 4,
+                "FD_CLOEXEC", 1, "F_DUPFD_CLOEXEC", 17, "TIOCSWINSZ", 0x80087467L, "PROT_READ|PROT_WRITE", 3,
+                "MAP_PRIVATE|MAP_ANONYMOUS", 0x1002, "MADV_FREE", 5, "POLLIN", 1, "POLLOUT", 4,
                 "sizeof(sigset_t)", 16, "sizeof(posix_spawnattr_t)", 8, "sizeof(posix_spawn_file_actions_t)", 8));
     }
 
