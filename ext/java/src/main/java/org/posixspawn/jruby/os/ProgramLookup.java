@@ -1,16 +1,20 @@
 package org.posixspawn.jruby.os;
 
-import java.io.ByteArrayOutputStream;
-
+import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 
 /**
  * Finds a command on PATH once, in the parent, as MRI's dln_find_exe_r does, beside the spawn that uses it
  * (as libuv does): the child is then started with posix_spawn on a full path, instead of posix_spawnp
  * trying every PATH entry with a failing execve. Bytes throughout: the entries and the name are never decoded.
+ *
+ * <p>Searched afresh every time, so a program installed in an earlier PATH directory, or removed, is found or
+ * missed at once, as MRI finds it. The search is its access(2) calls and nothing else: each candidate is
+ * written into a native buffer of the calling thread's, reused, and only the file found is copied out.
  */
 final class ProgramLookup {
-    private static final int F_OK = 0, X_OK = 1;
+    /** Freed by jnr-ffi once its thread (and so the buffer) is gone. */
+    private static final ThreadLocal<Probe> PROBE = ThreadLocal.withInitial(Probe::new);
 
     private ProgramLookup() {}
 
@@ -23,37 +27,48 @@ final class ProgramLookup {
         if (name.length == 0) return null;
         for (byte b : name) if (b == '/') return name;
         if (path == null) return null;
-        // dir/name for each entry in turn, built only as far as the search goes, and probed through one
-        // buffer big enough for any of them (and a trailing slash).
-        try (NativeBlock mem = new NativeBlock(NativeBlock.align(pwd.length + path.length + name.length + 5))) {
-            Pointer probe = mem.reserve(pwd.length + path.length + name.length + 5);
-            ByteArrayOutputStream candidate = new ByteArrayOutputStream();
-            for (int start = 0, end; start <= path.length; start = end + 1) {
-                end = start;
-                while (end < path.length && path[end] != ':') end++;
-                candidate.reset();
-                if (start == end || path[start] != '/') {
-                    candidate.write(pwd, 0, pwd.length);
-                    candidate.write('/');
-                }
-                if (start == end) candidate.write('.');
-                candidate.write(path, start, end - start);
-                candidate.write('/');
-                candidate.write(name, 0, name.length);
-                byte[] file = candidate.toByteArray();
-                // access(2) first: one cheap system call rules out the entries that do not have it.
-                if (access(probe, file, false, X_OK) && !access(probe, file, true, F_OK)) return file;
+        // The longest candidate: pwd/./entry/name, and a trailing slash and NUL.
+        Pointer probe = PROBE.get().atLeast(pwd.length + path.length + name.length + 5);
+        for (int start = 0, end; start <= path.length; start = end + 1) {
+            end = start;
+            while (end < path.length && path[end] != ':') end++;
+            int at = 0;
+            if (start == end || path[start] != '/') {
+                probe.put(0, pwd, 0, pwd.length);
+                at = pwd.length;
+                probe.putByte(at++, (byte) '/');
             }
+            if (start == end) probe.putByte(at++, (byte) '.');
+            probe.put(at, path, start, end - start);
+            at += end - start;
+            probe.putByte(at++, (byte) '/');
+            probe.put(at, name, 0, name.length);
+            at += name.length;
+            // access(2) first: one cheap system call rules out the entries that do not have it; then, with a
+            // trailing slash, only a directory passes.
+            probe.putByte(at, (byte) 0);
+            if (Native.libc.access(probe, Constants.X_OK) != 0) continue;
+            probe.putByte(at, (byte) '/');
+            probe.putByte(at + 1, (byte) 0);
+            if (Native.libc.access(probe, Constants.F_OK) == 0) continue;
+            byte[] file = new byte[at];
+            probe.get(0, file, 0, at);
+            return file;
         }
         return null;
     }
 
-    /** access(2) on {@code file} (with a trailing slash: only a directory passes), through the probe buffer. */
-    private static boolean access(Pointer probe, byte[] file, boolean asDirectory, int mode) {
-        probe.put(0, file, 0, file.length);
-        int end = file.length;
-        if (asDirectory) probe.putByte(end++, (byte) '/');
-        probe.putByte(end, (byte) 0);
-        return Native.libc.access(probe, mode) == 0;
+    /** A thread's probe buffer, grown as needed. */
+    private static final class Probe {
+        private Pointer buffer;
+        private int capacity;
+
+        Pointer atLeast(int size) {
+            if (size > capacity) {
+                capacity = Math.max(size, 1024);
+                buffer = Memory.allocateDirect(Native.runtime, capacity);
+            }
+            return buffer;
+        }
     }
 }
