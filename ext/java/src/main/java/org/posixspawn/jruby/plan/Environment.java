@@ -2,6 +2,7 @@ package org.posixspawn.jruby.plan;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,8 +52,10 @@ final class Environment {
         return path == null ? null : Conversions.bytes(path);
     }
 
-    // MRI: rb_execarg_parent_start1, the envp part: Ruby's ENV (or nothing), then the changes.
+    // MRI: rb_execarg_parent_start1, the envp part: Ruby's ENV (or nothing), then the changes. An
+    // unmodifiable list; without changes, ENV's snapshot, the same list while ENV is unchanged.
     List<byte[]> envp(Ruby runtime, boolean unsetOthers) {
+        if (changes == null && !unsetOthers) return EnvironmentSnapshot.of(runtime);
         Map<ByteList, ByteList> merged = new LinkedHashMap<>();
         if (!unsetOthers) {
             for (Object o : runtime.getENV().directEntrySet()) {
@@ -67,15 +70,8 @@ final class Environment {
             }
         }
         List<byte[]> envp = new ArrayList<>(merged.size());
-        for (Map.Entry<ByteList, ByteList> e : merged.entrySet()) {
-            ByteList k = e.getKey(), v = e.getValue();
-            byte[] entry = new byte[k.realSize() + 1 + v.realSize()];
-            System.arraycopy(k.unsafeBytes(), k.begin(), entry, 0, k.realSize());
-            entry[k.realSize()] = '=';
-            System.arraycopy(v.unsafeBytes(), v.begin(), entry, k.realSize() + 1, v.realSize());
-            envp.add(entry);
-        }
-        return envp;
+        for (Map.Entry<ByteList, ByteList> e : merged.entrySet()) envp.add(EnvironmentSnapshot.entry(e.getKey(), e.getValue()));
+        return Collections.unmodifiableList(envp);
     }
 
     private static ByteList envValue(Ruby runtime, String name) {

@@ -91,7 +91,7 @@ public final class SpawnArguments {
         Environment environment = env == null ? Environment.none() : Environment.read(runtime, (RubyHash) env);
         plan.searchPath = environment.searchPath(runtime);
         CommandLine.fill(plan, program, argv);
-        plan.envp.addAll(environment.envp(runtime, exec.unsetenvOthers));
+        plan.envp = environment.envp(runtime, exec.unsetenvOthers);
         if (plan.cwd == null) plan.cwd = plan.pwd;
         if (!exec.closeOthersGiven) plan.inherited.addAll(InheritableIOs.descriptors());
         // setsid(2) makes the child lead a new group too; setpgid after it fails (EPERM) in the child.

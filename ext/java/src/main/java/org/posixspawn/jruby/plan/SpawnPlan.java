@@ -17,6 +17,7 @@ public final class SpawnPlan {
     /** JRuby's Dir.pwd when the arguments were read: relative PATH entries are resolved against it. */
     public final byte[] pwd;
     public final List<byte[]> argv;
+    /** NAME=VALUE, unmodifiable; while ENV is unchanged every plan without an env hash shares the same list. */
     public final List<byte[]> envp;
     /** Absolute directory the child starts in: :chdir, else JRuby's Dir.pwd. */
     public final byte[] cwd;
@@ -50,7 +51,7 @@ public final class SpawnPlan {
         searchPath = b.searchPath;
         pwd = b.pwd;
         argv = Collections.unmodifiableList(new ArrayList<>(b.argv));
-        envp = Collections.unmodifiableList(new ArrayList<>(b.envp));
+        envp = b.envp;
         cwd = b.cwd;
         chdirAsGiven = b.chdirAsGiven;
         redirects = Collections.unmodifiableList(new ArrayList<>(b.redirects));
@@ -114,7 +115,7 @@ public final class SpawnPlan {
         b.searchPath = searchPath;
         b.pwd = pwd;
         b.argv.addAll(argv);
-        b.envp.addAll(envp);
+        b.envp = envp;
         b.cwd = cwd;
         b.chdirAsGiven = chdirAsGiven;
         b.redirects.addAll(redirects);
@@ -148,7 +149,8 @@ public final class SpawnPlan {
         byte[] searchPath;
         byte[] pwd;
         final List<byte[]> argv = new ArrayList<>();
-        final List<byte[]> envp = new ArrayList<>();
+        /** Unmodifiable (Environment's): kept as is, so a list the platform layer has written natively is known again. */
+        List<byte[]> envp = Collections.emptyList();
         byte[] cwd;
         PathName chdirAsGiven;
         final List<Redirect> redirects = new ArrayList<>();
