@@ -108,11 +108,26 @@ RSpec.describe 'POSIX::Spawn.spawn between changes' do
     end
   end
 
-  it 'gives a plain spawn no process group, session or redirect of an earlier spawn' do
-    Process.wait(POSIX::Spawn.spawn('true', pgroup: true))
-    Process.wait(POSIX::Spawn.spawn('true', out: File::NULL, 5 => :close))
+  it 'gives a plain spawn no process group, session or redirect of an earlier spawn, and those spawns their own' do
+    expect(child_says('ps -o pgid= -p $$ > "$1"').strip.to_i).to eq(Process.getpgrp)
+    pid = POSIX::Spawn.spawn('/bin/sh', '-c', 'ps -o pgid= -p $$ > "$1"', 'sh', File.join(@dir, 'group'), pgroup: true)
+    Process.wait(pid)
+    expect(File.read(File.join(@dir, 'group')).strip.to_i).to eq(pid)
+    Process.wait(POSIX::Spawn.spawn('echo', 'redirected', out: File.join(@dir, 'out'), 5 => :close))
+    expect(File.read(File.join(@dir, 'out'))).to eq("redirected\n")
     expect(child_says('ps -o pgid= -p $$ > "$1"').strip.to_i).to eq(Process.getpgrp)
     expect(child_says('ls /proc/self/fd > "$1"').split.map(&:to_i).sort).to eq([0, 1, 2, 3])
+  end
+
+  it 'hands a plain spawn the descriptors marked inheritable at that spawn, not those of an earlier one' do
+    expect(child_says('ls /proc/self/fd > "$1"').split.map(&:to_i).sort).to eq([0, 1, 2, 3])
+    reader, writer = IO.pipe
+    writer.close_on_exec = false
+    expect(child_says('ls /proc/self/fd > "$1"').split.map(&:to_i)).to include(writer.fileno)
+    writer.close_on_exec = true
+    expect(child_says('ls /proc/self/fd > "$1"').split.map(&:to_i)).not_to include(writer.fileno)
+  ensure
+    [reader, writer].compact.each(&:close)
   end
 
   describe 'the PATH search' do

@@ -29,6 +29,14 @@ final class FileActions {
     }
 
     /**
+     * Whether {@code plan}'s actions, closing with closefrom and without gate, terminal or directory change, are
+     * closefrom(3) alone: then they are {@link PlainSetup}'s. Reads each field of the plan {@link #addAll} reads.
+     */
+    static boolean plain(SpawnPlan plan) {
+        return plan.redirects.isEmpty() && plan.closes.isEmpty() && plan.childDups.isEmpty() && plan.inherited.isEmpty();
+    }
+
+    /**
      * Adds the plan's actions to {@code actions} (initialised). {@code gate}, if not null, is a FIFO the child
      * opens first (see {@link ResourceLimitGate}); {@code terminal}, if not null, the plan's terminal (see
      * {@link PtyActions}); {@code chdir}, if not null, the directory it changes to last.

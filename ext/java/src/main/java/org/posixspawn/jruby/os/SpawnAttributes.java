@@ -10,6 +10,11 @@ import org.posixspawn.jruby.plan.SpawnPlan;
 final class SpawnAttributes {
     private SpawnAttributes() {}
 
+    /** Whether {@code plan} sets nothing but what every plan sets: then its attributes are {@link PlainSetup}'s. Reads each field {@link #set} reads. */
+    static boolean plain(SpawnPlan plan) {
+        return plan.pgroup < 0 && !plan.setsid;
+    }
+
     /** Sets {@code attr} (initialised) for {@code plan}; the signal sets are carved from {@code mem}. */
     static void set(LibC libc, PlatformProfile profile, Pointer attr, SpawnPlan plan, Closing closing, NativeBlock mem) throws SpawnError {
         short flags = 0;

@@ -92,15 +92,21 @@ public final class Spawner {
         return joined;
     }
 
-    /** One posix_spawn from this thread; {@code gate}, if not null, is a FIFO the child opens first (see ResourceLimitGate). */
+    /**
+     * One posix_spawn from this thread; {@code gate}, if not null, is a FIFO the child opens first (see
+     * ResourceLimitGate). The envp is the kept native one when ENV is unchanged (NativeEnvironment), and a
+     * plain plan uses the shared attributes and file actions (PlainSetup); anything else is set up here.
+     */
     static long posixSpawn(SpawnPlan plan, byte[] executable, RedirectFiles files, Closing closing, boolean chdirAction, byte[] gate)
             throws SpawnError {
-        long size = NativeBlock.align(8) + Constants.SPAWNATTR_SIZE + Constants.FILE_ACTIONS_SIZE + 2L * Constants.SIGSET_SIZE
-                + NativeBlock.sizeOfArray(plan.argv) + NativeBlock.sizeOfArray(plan.envp) + NativeBlock.align(executable.length + 1)
-                + NativeBlock.align(plan.cwd.length + 1) + (gate == null ? 0 : NativeBlock.align(gate.length + 1))
-                + (plan.terminal == null ? 0 : NativeBlock.align(plan.terminal.length + 1));
-        try (NativeBlock mem = new NativeBlock(size)) {
+        Pointer[] plain = PlainSetup.applies(plan, closing, chdirAction, gate) ? PlainSetup.get(plan, files) : null;
+        long size = NativeBlock.align(8) + NativeBlock.sizeOfArray(plan.argv) + NativeBlock.align(executable.length + 1)
+                + (plain != null ? 0 : Constants.SPAWNATTR_SIZE + Constants.FILE_ACTIONS_SIZE + 2L * Constants.SIGSET_SIZE
+                        + NativeBlock.align(plan.cwd.length + 1) + (gate == null ? 0 : NativeBlock.align(gate.length + 1))
+                        + (plan.terminal == null ? 0 : NativeBlock.align(plan.terminal.length + 1)));
+        try (NativeEnvironment envp = NativeEnvironment.of(plan.envp); NativeBlock mem = new NativeBlock(size)) {
             Pointer pid = mem.reserve(8);
+            if (plain != null) return call(pid, plan, executable, plain[1], plain[0], envp.envp, mem);
             Pointer attr = mem.reserve(Constants.SPAWNATTR_SIZE);
             Pointer actions = mem.reserve(Constants.FILE_ACTIONS_SIZE);
             check(Native.libc.posix_spawnattr_init(attr), plan);
@@ -111,18 +117,13 @@ public final class Spawner {
                     // From the listing of open descriptors to the child's start, no pipe of another thread may be inheritable.
                     boolean gap = Pipe.spawnWaitsForTheGap(closing);
                     if (gap) Pipe.CLOEXEC_GAP.readLock().lock();
-                    int err;
                     try {
                         FileActions.add(Native.libc, actions, plan, files, closing, gate == null ? null : mem.cString(gate),
                                 plan.terminal == null ? null : mem.cString(plan.terminal), chdirAction ? mem.cString(plan.cwd) : null);
-                        Pointer envp = mem.cStringArray(plan.envp);
-                        err = Native.libc.posix_spawn(pid, mem.cString(executable), actions, attr, mem.cStringArray(plan.argv), envp);
-                        if (err == Constants.ENOEXEC) err = spawnWithShell(pid, plan, executable, actions, attr, envp);
+                        return call(pid, plan, executable, actions, attr, envp.envp, mem);
                     } finally {
                         if (gap) Pipe.CLOEXEC_GAP.readLock().unlock();
                     }
-                    check(err, plan);
-                    return pid.getInt(0);
                 } finally {
                     Native.libc.posix_spawn_file_actions_destroy(actions);
                 }
@@ -130,6 +131,15 @@ public final class Spawner {
                 Native.libc.posix_spawnattr_destroy(attr);
             }
         }
+    }
+
+    /** The posix_spawn call itself (and the shell's, for a script without #!); returns the pid. */
+    private static long call(Pointer pid, SpawnPlan plan, byte[] executable, Pointer actions, Pointer attr, Pointer envp, NativeBlock mem)
+            throws SpawnError {
+        int err = Native.libc.posix_spawn(pid, mem.cString(executable), actions, attr, mem.cStringArray(plan.argv), envp);
+        if (err == Constants.ENOEXEC) err = spawnWithShell(pid, plan, executable, actions, attr, envp);
+        check(err, plan);
+        return pid.getInt(0);
     }
 
     // MRI: exec_with_sh: a file without a #! line runs as "sh file args..."
