@@ -72,9 +72,7 @@ public final class Capture implements AutoCloseable {
     public static Capture start(SpawnPlan plan, ByteBuffer input, long deadline, long max, boolean ownGroup) throws SpawnError {
         Native.requireProfile();
         try (CapturePipes pipes = CapturePipes.open(feeds(input))) {
-            SpawnPlan piped = plan.withRedirect(0, pipes.stdin.readEnd()).withRedirect(1, pipes.stdout.writeEnd())
-                    .withRedirect(2, pipes.stderr.writeEnd());
-            if (ownGroup) piped = piped.withNewProcessGroup();
+            SpawnPlan piped = plan.withStdio(new int[] {pipes.stdin.readEnd(), pipes.stdout.writeEnd(), pipes.stderr.writeEnd()}, ownGroup);
             ChildExit exit = new ChildExit(Spawner.spawn(piped), ownGroup);
             JvmExitHook.watch(exit);
             // The child's ends (and stdin's, when there is nothing to feed) are closed with the pipes.

@@ -66,21 +66,21 @@ public final class SpawnPlan {
         inherited = Collections.unmodifiableList(new ArrayList<>(b.inherited));
     }
 
-    /** The same plan with the child's fd {@code childFd} taken from the parent's {@code parentFd}, replacing any redirect of it. */
-    public SpawnPlan withRedirect(int childFd, int parentFd) {
+    /**
+     * The plan Child runs (os.Capture), made in one copy: the child's fds 0, 1, 2... from the parent's
+     * {@code parentFds} (replacing whatever the caller said about them), and with {@code newProcessGroup} in a
+     * group of its own (Child's :pgroup_kill; a session leader already leads one).
+     */
+    public SpawnPlan withStdio(int[] parentFds, boolean newProcessGroup) {
         Builder b = toBuilder();
-        b.redirects.removeIf(r -> r.childFd == childFd);
-        b.closes.removeIf(fd -> fd == childFd);
-        b.childDups.removeIf(d -> d.childFd == childFd);
-        b.redirects.add(Redirect.fromParentFd(childFd, parentFd));
-        return b.build();
-    }
-
-    /** The same plan starting the child in a new process group (Child's :pgroup_kill). */
-    public SpawnPlan withNewProcessGroup() {
-        if (setsid) return this; // a session leader already leads a group of its own
-        Builder b = toBuilder();
-        b.pgroup = 0;
+        for (int fd = 0; fd < parentFds.length; fd++) {
+            int childFd = fd;
+            b.redirects.removeIf(r -> r.childFd == childFd);
+            b.closes.removeIf(closed -> closed == childFd);
+            b.childDups.removeIf(d -> d.childFd == childFd);
+            b.redirects.add(Redirect.fromParentFd(childFd, parentFds[childFd]));
+        }
+        if (newProcessGroup && !setsid) b.pgroup = 0;
         return b.build();
     }
 

@@ -107,10 +107,14 @@ class SpawnPlanOptionsTest {
     }
 
     @Test
-    void withRedirectReplacesWhateverTheCallerSaidAboutThatFd() {
-        SpawnPlan plan = RubyFixture.plan("['true', {out: :close, 4 => :close}]").withRedirect(1, 42);
-        assertEquals("[1<=42]", plan.redirects.toString());
+    void withStdioReplacesWhateverTheCallerSaidAboutThoseFds() {
+        SpawnPlan plan = RubyFixture.plan("['true', {in: :close, 4 => :close, 1 => '/dev/null', 2 => [:child, 1]}]").withStdio(new int[] {40, 41, 42}, false);
+        assertEquals("[0<=40, 1<=41, 2<=42]", plan.redirects.toString());
         assertEquals(List.of(4), plan.closes);
+        assertEquals(List.of(), plan.childDups);
+        assertEquals(-1, plan.pgroup);
+        assertEquals(0, RubyFixture.plan("['true']").withStdio(new int[] {40, 41, 42}, true).pgroup);
+        assertEquals(-1, RubyFixture.plan("['true', {setsid: true}]").withStdio(new int[] {40, 41, 42}, true).pgroup);
     }
 
     @Test
