@@ -13,8 +13,13 @@ import jnr.ffi.Pointer;
  * written into a native buffer of the calling thread's, reused, and only the file found is copied out.
  */
 final class ProgramLookup {
-    /** Freed by jnr-ffi once its thread (and so the buffer) is gone. */
-    private static final ThreadLocal<Probe> PROBE = ThreadLocal.withInitial(Probe::new);
+    /** Freed by jnr-ffi once its thread (and so the buffer) is gone. A subclass, not withInitial's lambda: no bootstrap on the first spawn. */
+    private static final ThreadLocal<Probe> PROBE = new ThreadLocal<Probe>() {
+        @Override
+        protected Probe initialValue() {
+            return new Probe();
+        }
+    };
 
     private ProgramLookup() {}
 
