@@ -1,39 +1,77 @@
 require 'open3'
 require 'posix/spawn/kernel'
 require 'posix/spawn/child'
+require 'posix/spawn/handle'
 
 module POSIX
   module Spawn
     module Kernel
-      # Open3.capture3 on Child's capture loop (one thread, poll(2)) instead of Open3's thread per
-      # stream. Open3's other methods (popen3, popen2, popen2e, pipeline*, capture2, capture2e) keep
-      # Open3's own code, which runs on the replaced Kernel#spawn, with real Process::Waiter threads.
+      # Open3.capture3, capture2 and capture2e on the engine's one-thread poll(2) loop instead of Open3's
+      # thread per stream: capture3 on Child's (Native.capture), capture2 and capture2e on a Handle's
+      # communicate (the same loop over pipes chosen here: Child's always pipes stderr on its own, and
+      # these two inherit it or merge it into stdout). Open3's other methods (popen3, popen2, popen2e,
+      # pipeline*) keep Open3's own code, which runs on the replaced Kernel#spawn, with real
+      # Process::Waiter threads.
       module Open3Capture
         module_function
 
-        # Open3.capture3([env,] cmd... [, opts]) -> [stdout, stderr, Process::Status], as Open3's: opts
-        # are spawn's plus :stdin_data and :binmode; the caller's $? is left as it was (MRI waits on a
-        # thread of its own), except that a command that cannot start sets it to exit 127 (MRI's spawn
-        # does). Output is in Encoding.default_external, transcoded to default_internal when that is
-        # set, or binary with :binmode, as Open3's reads give.
+        # Open3.capture3([env,] cmd... [, opts]) -> [stdout, stderr, Process::Status]. A command that runs
+        # past an interrupt (Thread#raise, Timeout) gets TERM, then KILL (Child's rule).
         def capture3(original, receiver, cmd)
+          capture(original, receiver, cmd) do |spawn_args, input, run|
+            POSIX::Spawn::Native.capture(spawn_args, input: input) { |report| run.update(report) }
+            run.values_at(:out, :err, :status)
+          end
+        end
+
+        # Open3.capture2([env,] cmd... [, opts]) -> [stdout, Process::Status]; stderr is the caller's
+        # (merge: false), or goes into stdout as in Open3.popen2e (merge: true). The command's :in and
+        # :out options give way to the pipes, as Open3's; with merge, an :out option is MRI's
+        # "fd 1 specified twice" and an :err option its "fd 2 specified twice". Interrupted (Thread#raise,
+        # Timeout), it closes the pipes and waits for the command to end before the exception goes on,
+        # as Open3's popen_run does.
+        def capture2(original, receiver, cmd, merge:)
+          capture(original, receiver, cmd) do |spawn_args, input, run|
+            options = Hash === spawn_args.last ? spawn_args.pop : {}
+            raise ArgumentError, 'fd 1 specified twice' if merge && options.key?(:out) # MRI: [:out, :err] and :out
+            options = options.merge(in: :pipe, out: :pipe)
+            options[[:err]] = [:child, :out] if merge # a key of its own, so a given :err is "fd 2 specified twice"
+            handle = POSIX::Spawn.start(*spawn_args, options)
+            run[:pid] = handle.pid
+            begin
+              out, = handle.communicate(input)
+            ensure
+              [handle.stdin, handle.stdout].each { |io| io.close unless io.closed? }
+              handle.wait
+            end
+            [out, handle.status]
+          end
+        end
+
+        # Open3's argument rules around a run: opts are spawn's plus :stdin_data (written, then stdin
+        # closed; an IO-like one is streamed by Open3's own code) and :binmode. The block gets spawn's
+        # arguments, the input String and a Hash to note the :pid in once the command has started, and
+        # returns [output..., status]. The caller's $? is left as it was (MRI waits on a thread of its
+        # own), except that a command that cannot start sets it to exit 127 (MRI's spawn does). Output is
+        # in Encoding.default_external, transcoded to default_internal when that is set, or binary with
+        # :binmode, as Open3's reads give.
+        def capture(original, receiver, cmd)
           spawn_args = cmd.dup
           options = Hash === spawn_args.last ? spawn_args.pop.dup : {} # Open3's own test
           stdin_data = options.delete(:stdin_data) || ''
           binmode = options.delete(:binmode)
-          # An IO-like stdin_data is streamed by Open3 (IO.copy_stream): its code does that.
           return original.bind_call(receiver, *cmd) if stdin_data.respond_to?(:readpartial)
 
           spawn_args << options unless options.empty?
           callers = $?
-          result = {}
+          run = {}
           begin
-            POSIX::Spawn::Native.capture(spawn_args, input: String(stdin_data)) { |report| result.update(report) }
+            *outputs, status = yield(spawn_args, String(stdin_data), run)
           ensure
-            # Child sets $? (exit 127 when the command cannot start, as MRI's spawn); Open3 sets it only then.
-            POSIX::Spawn::Native.last_status_set(callers&.to_i, callers&.pid) if result[:status]
+            # The engine sets $? (exit 127 when the command cannot start, as MRI's spawn); Open3 sets it only then.
+            POSIX::Spawn::Native.last_status_set(callers&.to_i, callers&.pid) if run[:pid]
           end
-          [text(result[:out], binmode), text(result[:err], binmode), result[:status]]
+          [*outputs.map { |bytes| text(bytes, binmode) }, status]
         end
 
         # What Open3's IO#read gives for these bytes.
@@ -49,15 +87,26 @@ module POSIX
         end
       end
 
-      # The method-table entries: Open3.capture3 and its module_function twin, Open3#capture3.
+      # The method-table entries: Open3.capture3/capture2/capture2e and their module_function twins
+      # (Open3's private instance methods).
       module Open3Methods
         def capture3(*cmd)
-          Open3Capture.capture3(Open3Capture::CAPTURE3, self, cmd)
+          Open3Capture.capture3(Open3Capture::ORIGINALS[:capture3], self, cmd)
+        end
+
+        def capture2(*cmd)
+          Open3Capture.capture2(Open3Capture::ORIGINALS[:capture2], self, cmd, merge: false)
+        end
+
+        def capture2e(*cmd)
+          Open3Capture.capture2(Open3Capture::ORIGINALS[:capture2e], self, cmd, merge: true)
         end
       end
 
-      Open3Capture::CAPTURE3 = replace(::Open3, :capture3, Open3Methods.instance_method(:capture3))
-      replace(::Open3.singleton_class, :capture3, Open3Methods.instance_method(:capture3))
+      Open3Capture::ORIGINALS = %i[capture3 capture2 capture2e].to_h do |name|
+        replace(::Open3.singleton_class, name, Open3Methods.instance_method(name))
+        [name, replace(::Open3, name, Open3Methods.instance_method(name))]
+      end.freeze
     end
   end
 end
