@@ -7,7 +7,7 @@ RSpec.describe POSIX::Spawn::Kernel do
     {
       Kernel => %i[spawn system ` open], Kernel.singleton_class => %i[spawn system ` open],
       Process.singleton_class => %i[spawn], IO.singleton_class => %i[popen popen3 popen4 read readlines foreach write binread binwrite],
-      Open3 => %i[capture3], Open3.singleton_class => %i[capture3]
+      Open3 => %i[capture3 capture2 capture2e], Open3.singleton_class => %i[capture3 capture2 capture2e]
     }.flat_map do |target, names|
       names.map do |name|
         m = target.instance_method(name)

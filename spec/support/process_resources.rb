@@ -183,6 +183,13 @@ module ProcessResources
     File.read('/proc/self/status')[/^VmRSS:\s+(\d+)/, 1].to_i
   end
 
+  # Whether this process's descriptor fd is in non-blocking mode (O_NONBLOCK, from /proc/self/fdinfo; IO#fcntl
+  # where there is no /proc). Octal in fdinfo, as the kernel prints it.
+  def nonblocking?(fd)
+    flags = PORTABLE ? (require 'fcntl'; IO.for_fd(fd, autoclose: false).fcntl(Fcntl::F_GETFL)) : Integer(File.read("/proc/self/fdinfo/#{fd}")[/^flags:\s+(\d+)/, 1], 8)
+    flags & File::NONBLOCK != 0
+  end
+
   # The signal mask and ignored set of a process, as Integers (from /proc/PID/status).
   def signal_sets(pid)
     if PORTABLE

@@ -14,7 +14,6 @@ module POSIX
         # ignores any other key, and so does this.
         IO_OPTIONS = %i[mode flags external_encoding internal_encoding encoding textmode binmode autoclose
                         invalid undef replace newline universal_newline crlf_newline cr_newline xml fallback].freeze
-        READ_SIZE = 1 << 20
         SPAWN_OPTIONS = %i[in out err chdir umask pgroup new_pgroup setsid unsetenv_others close_others uid gid].freeze
 
         # The methods a popen IO gets: the child's pid, and the wait when the IO is closed.
@@ -24,12 +23,14 @@ module POSIX
             @__posix_spawn_pid
           end
 
-          # IO#read. Reading to the end without transcoding (the common case) reads in 1 MiB steps: JRuby's
-          # own read-to-end grows its buffer slowly and takes several times as long on a large output.
+          # IO#read. Reading to the end without transcoding (the common case) is Native.read_all's: Child's
+          # poll loop reads the pipe into one growing array that becomes the String, where JRuby's own
+          # read-to-end goes through its buffer and grows the String by copies.
           def read(length = nil, outbuf = nil)
             return super unless length.nil? && internal_encoding.nil?
 
-            data = Popen.read_all(self).force_encoding(external_encoding || Encoding.default_external)
+            data = POSIX::Spawn::Native.read_all(self) or return super # bytes already buffered: JRuby's read
+            data.force_encoding(external_encoding || Encoding.default_external)
             outbuf ? outbuf.replace(data) : data
           end
 
@@ -75,15 +76,6 @@ module POSIX
         end
 
         module_function
-
-        # Everything left to read from `io`, as bytes (ASCII-8BIT), in 1 MiB reads.
-        def read_all(io)
-          data = ''.b
-          chunk = ''.b
-          loop { data << io.readpartial(READ_SIZE, chunk) }
-        rescue EOFError
-          data
-        end
 
         # IO.popen([env,] cmd, mode = "r" [, opts]) [{ |io| ... }]
         def open(klass, args, block)

@@ -1,5 +1,4 @@
 require 'posix/spawn/kernel'
-require 'posix/spawn/kernel/popen'
 
 module POSIX
   module Spawn
@@ -27,7 +26,7 @@ module POSIX
           begin
             pid = POSIX::Spawn::Native.spawn(command, out: writer) # one that cannot start sets $? to exit 127
             writer.close
-            output = Popen.read_all(reader)
+            output = POSIX::Spawn::Native.read_all(reader)
           ensure
             writer.close unless writer.closed?
             reader.close

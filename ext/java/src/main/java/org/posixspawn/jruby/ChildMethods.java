@@ -1,6 +1,7 @@
 package org.posixspawn.jruby;
 
 import java.nio.ByteBuffer;
+import java.util.function.BooleanSupplier;
 
 import org.jcodings.specific.ASCIIEncoding;
 import org.jruby.Ruby;
@@ -87,19 +88,8 @@ public final class ChildMethods {
             if (!stdoutStream.isNil()) capture.out().stream();
             if (!stderrStream.isNil()) capture.err().stream();
             if (!waitDelay.isNil()) capture.waitDelay(Handle.nanos(context, waitDelay), null);
-            boolean over = false;
-            while (!over && !aborted) {
-                Object ran = null;
-                try {
-                    ran = context.getThread().executeTask(context, capture, RUN);
-                } catch (InterruptedException e) {
-                    // a Java interrupt: handled like a wake-up
-                }
-                if (ran instanceof SpawnError) throw Errors.toRuby(context, (SpawnError) ran);
-                over = Boolean.TRUE.equals(ran);
-                aborted = deliver(context, capture.out(), stdoutStream) || deliver(context, capture.err(), stderrStream);
-                if (!over) context.pollThreadEvents(); // woken: a pending raise or kill fires here, else keep going
-            }
+            aborted = runToEnd(context, capture,
+                    () -> deliver(context, capture.out(), stdoutStream) || deliver(context, capture.err(), stderrStream));
         } finally {
             capture.close();
             report.yield(context, result(context, capture, startedAt));
@@ -124,6 +114,27 @@ public final class ChildMethods {
     public static IRubyObject last_buffer_growth(ThreadContext context, IRubyObject self) {
         Strategy.CaptureBuffer growth = CaptureBuffer.lastGrowth();
         return growth == null ? context.nil : context.runtime.newSymbol(growth.name().toLowerCase());
+    }
+
+    /**
+     * Runs a capture until it is over, in executeTask, so that Thread#raise and #kill (Timeout, Ctrl-C) wake
+     * it and are delivered here. After each round {@code stop} hands on what a streamed output has waiting;
+     * true stops the run early. Returns whether it did.
+     */
+    static boolean runToEnd(ThreadContext context, Capture capture, BooleanSupplier stop) {
+        while (true) {
+            Object ran = null;
+            try {
+                ran = context.getThread().executeTask(context, capture, RUN);
+            } catch (InterruptedException e) {
+                // a Java interrupt: handled like a wake-up
+            }
+            if (ran instanceof SpawnError) throw Errors.toRuby(context, (SpawnError) ran);
+            boolean over = Boolean.TRUE.equals(ran);
+            boolean stopped = stop.getAsBoolean();
+            if (!over) context.pollThreadEvents(); // woken: a pending raise or kill fires here, else keep going
+            if (over || stopped) return stopped;
+        }
     }
 
     /** Native.last_exit_wait -> :pidfd or :waitpid_poll: how this thread's last Child waited for its exit. */

@@ -5,6 +5,7 @@ import org.jruby.anno.JRubyMethod;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.util.io.OpenFile;
+import org.posixspawn.jruby.os.Capture;
 import org.posixspawn.jruby.os.Constants;
 import org.posixspawn.jruby.os.Native;
 import org.posixspawn.jruby.plan.RealDescriptors;
@@ -40,6 +41,38 @@ public final class PopenMethods {
     public static IRubyObject enlarge_pipe(ThreadContext context, IRubyObject self, IRubyObject io) {
         if (Constants.F_SETPIPE_SZ >= 0) Native.libc.fcntl(RealDescriptors.of(toIO(context, io)), Constants.F_SETPIPE_SZ, PIPE_SIZE);
         return io;
+    }
+
+    /**
+     * Native.read_all(io) -> a binary String of everything left in io's pipe, to its end; nil when JRuby's
+     * own read must do it (bytes already in io's buffer, or io not open for reading). Child's poll loop
+     * (os/Capture) reads a duplicate of the descriptor straight into one growing array that becomes the
+     * String: none of JRuby's buffer, no chunk copied into a growing String. Thread#raise, Thread#kill and
+     * Timeout wake the loop (what was read is dropped, as with an interrupted IO#read). io stays open, its
+     * descriptor blocking again.
+     */
+    @JRubyMethod(module = true)
+    public static IRubyObject read_all(ThreadContext context, IRubyObject self, IRubyObject io) {
+        OpenFile file = toIO(context, io).getOpenFileChecked();
+        if (!file.isReadable() || file.READ_DATA_PENDING() || file.READ_CHAR_PENDING()) return context.nil;
+        int fd = RealDescriptors.of((RubyIO) io);
+        int flags = Native.libc.fcntl(fd, Constants.F_GETFL, 0);
+        int copy = Native.libc.fcntl(fd, Constants.F_DUPFD_CLOEXEC, 0);
+        if (copy < 0) throw context.runtime.newErrnoFromInt(Native.errno(), "dup of the popen pipe");
+        Capture run;
+        try {
+            run = NativeMethods.start(context, () -> Capture.over(-1, -1, copy, -1, null)); // takes copy over
+        } catch (RuntimeException e) {
+            Native.libc.close(copy);
+            throw e;
+        }
+        try {
+            ChildMethods.runToEnd(context, run, () -> false);
+        } finally {
+            run.close();
+            Native.libc.fcntl(fd, Constants.F_SETFL, flags); // O_NONBLOCK is the open file's, shared with the copy
+        }
+        return ChildMethods.binaryString(context.runtime, run.out().bytes());
     }
 
     private static RubyIO toIO(ThreadContext context, IRubyObject io) {
