@@ -23,15 +23,7 @@ RSpec.describe POSIX::Spawn::Child do
   end
 
   context 'without pidfd_open, pipe2 and mremap (the routes of macOS and FreeBSD)' do
-    fallbacks = %w[pidfd_open pipe2 mremap]
-
-    around do |example|
-      fallbacks.each { |name| POSIX::Spawn::Native.pretend_missing(name, true) }
-      example.run
-    ensure
-      fallbacks.each { |name| POSIX::Spawn::Native.pretend_missing(name, false) }
-    end
-
+    include_context 'pretend missing', 'pidfd_open', 'pipe2', 'mremap'
     include_examples 'child wait behaviour', exit_wait: :waitpid_poll, pipes: :pipe_then_fd_cloexec, buffer_growth: :mmap_copy
   end
 

@@ -77,7 +77,7 @@ module POSIX
       return Native.spawn(*args) unless args.size > 1 && options.is_a?(Hash) && options.key?(:detach)
 
       options = options.dup
-      detach = Handle.send(:boolean_option, :detach, options.delete(:detach))
+      detach = Options.boolean(:detach, options.delete(:detach))
       args = args[0...-1] + (options.empty? ? [] : [options])
       detach ? Native.spawn_detached(*args) : Native.spawn(*args)
     end

@@ -16,12 +16,7 @@ RSpec.describe 'POSIX::Spawn::Child wait_delay:' do
 
   [[:pidfd, false], [:waitpid_poll, true]].each do |route, pretend|
     context "waiting for the exit by #{route}" do
-      around do |example|
-        POSIX::Spawn::Native.pretend_missing('pidfd_open', pretend)
-        example.run
-      ensure
-        POSIX::Spawn::Native.pretend_missing('pidfd_open', false)
-      end
+      include_context 'pretend missing', *(%w[pidfd_open] if pretend)
 
       it 'returns within wait_delay + 0.2 s of the exit, with what was captured, the pipe still held open' do
         POSIX::Spawn::Child.new('true', wait_delay: 0.1) # warm: class loading is not the delay measured

@@ -7,13 +7,7 @@ RSpec.describe POSIX::Spawn::Handle do
   end
 
   context 'without pidfd_open (the reaper polling waitpid)' do
-    around do |example|
-      POSIX::Spawn::Native.pretend_missing('pidfd_open', true)
-      example.run
-    ensure
-      POSIX::Spawn::Native.pretend_missing('pidfd_open', false)
-    end
-
+    include_context 'pretend missing', 'pidfd_open'
     include_examples 'handle behaviour', :waitpid_poll
   end
 

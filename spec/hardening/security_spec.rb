@@ -10,17 +10,10 @@ RSpec.describe 'no shell, no interpretation' do
     Dir.mktmpdir('posix-spawn-security') { |dir| @dir = File.realpath(dir); example.run }
   end
 
-  def output_of(*args, **options)
-    reader, writer = IO.pipe
-    pid = POSIX::Spawn.spawn(*args, { out: writer, chdir: @dir }.merge(options))
-    writer.close
-    output = reader.read.b
-    Process.wait(pid)
-    output
-  ensure
-    reader.close
-    writer.close unless writer.closed?
-  end
+  include ChildReport
+
+  # The child's stdout as bytes, run in the example's directory.
+  def output_of(*args, **options) = capture(*args, chdir: @dir, **options).first.b
 
   it 'passes every argument to the program as is, in the argv form' do
     expect(output_of('printf', '%s\0', *hostile)).to eq(hostile.map { |a| a.b + "\0" }.join)
@@ -78,18 +71,10 @@ RSpec.describe 'paths are bytes' do
   def cp1252 = "d\u20ac".encode('Windows-1252')      # d \x80
   def under(name) = "#{@dir}/".b + name.b
 
+  include ChildReport
+
   # The child's stdout, as bytes.
-  def stdout_of(*args, **options)
-    reader, writer = IO.pipe
-    pid = POSIX::Spawn.spawn(*args, { out: writer }.merge(options))
-    writer.close
-    output = reader.read.b
-    Process.wait(pid)
-    output
-  ensure
-    reader.close
-    writer.close unless writer.closed?
-  end
+  def stdout_of(*args, **options) = capture(*args, **options).first.b
 
   # What the directory holds, as the file system's bytes (listed by a child: JRuby's Dir decodes names).
   def names_in(dir = @dir)

@@ -2,6 +2,16 @@ require 'spec_helper'
 require_relative 'terminal_reading'
 
 RSpec.describe 'POSIX::Spawn.pty_check' do
+  # The ChildExited that pty_check(pid, true) raises once the child has exited or stopped.
+  def child_exited(pid)
+    loop do
+      POSIX::Spawn.pty_check(pid, true)
+      sleep 0.01
+    end
+  rescue POSIX::Spawn::ChildExited => e
+    e
+  end
+
   it 'is nil while the child runs, then its status ($? too), then nil once reaped' do
     reader, writer, pid = POSIX::Spawn.pty_spawn('sh', '-c', 'read x; exit 3')
     expect(POSIX::Spawn.pty_check(pid)).to be_nil
@@ -16,15 +26,7 @@ RSpec.describe 'POSIX::Spawn.pty_check' do
 
   it 'raises ChildExited carrying the status with raise = true, as PTY.check does' do
     reader, writer, pid = POSIX::Spawn.pty_spawn('sh', '-c', 'exit 4')
-    error = nil
-    until error
-      begin
-        POSIX::Spawn.pty_check(pid, true)
-        sleep 0.01
-      rescue POSIX::Spawn::ChildExited => e
-        error = e
-      end
-    end
+    error = child_exited(pid)
     expect(error.message).to eq("pty - exited: #{pid}")
     expect(error.status.exitstatus).to eq(4)
     expect(error).to be_a(RuntimeError)
@@ -34,20 +36,12 @@ RSpec.describe 'POSIX::Spawn.pty_check' do
 
   it "reports a stopped child as MRI does ('stopped'), which stays this process's to reap" do
     reader, writer, pid = POSIX::Spawn.pty_spawn('sleep', '30')
-    Process.kill(:STOP, pid)
-    error = nil
-    until error
-      begin
-        POSIX::Spawn.pty_check(pid, true)
-        sleep 0.01
-      rescue POSIX::Spawn::ChildExited => e
-        error = e
-      end
-    end
+    OwnProcesses.kill(:STOP, pid)
+    error = child_exited(pid)
     expect(error.message).to eq("pty - stopped: #{pid}")
     expect(error.status.stopped?).to be(true)
   ensure
-    Process.kill(:KILL, pid)
+    OwnProcesses.kill(:KILL, pid)
     Process.wait(pid)
     [reader, writer].each { |io| io&.close }
   end

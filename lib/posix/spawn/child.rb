@@ -1,4 +1,5 @@
 require 'posix/spawn'
+require 'posix/spawn/options'
 
 module POSIX
   module Spawn
@@ -117,11 +118,11 @@ module POSIX
       def initialize(*args)
         args, options = Arguments.split(args)
         @input = input_option(options.delete(:input))
-        @timeout = number_option(:timeout, options.delete(:timeout), 'seconds')
+        @timeout = Options.number(:timeout, options.delete(:timeout), 'seconds')
         @max = bytes_option(options.delete(:max))
-        @pgroup_kill = boolean_option(:pgroup_kill, options.delete(:pgroup_kill))
+        @pgroup_kill = Options.boolean(:pgroup_kill, options.delete(:pgroup_kill))
         @stdout_stream, @stderr_stream = streams_option(options.delete(:streams))
-        @wait_delay = number_option(:wait_delay, options.delete(:wait_delay), 'seconds')
+        @wait_delay = Options.number(:wait_delay, options.delete(:wait_delay), 'seconds')
         noexec = options.delete(:noexec)
         options.delete(:chdir) if options.key?(:chdir) && options[:chdir].nil?
         @spawn_args = options.empty? ? args : args + [options]
@@ -206,19 +207,10 @@ module POSIX
         String.try_convert(input) or raise TypeError, "input option must be a String, not #{input.class}"
       end
 
-      # A real number (Integer, Float, Rational), nil for none.
-      def number_option(name, value, unit)
-        return if value.nil?
-        raise TypeError, "#{name} option must be a number of #{unit}, not #{value.class}" unless value.is_a?(Numeric) && value.real?
-        raise ArgumentError, "#{name} option must be a number of #{unit}, not NaN" if value.to_f.nan?
-
-        value
-      end
-
       # :max as whole bytes (a fraction allows the whole bytes below it); infinity, or more than
       # LARGEST_MAX, is no limit.
       def bytes_option(value)
-        max = number_option(:max, value, 'bytes')
+        max = Options.number(:max, value, 'bytes')
         max.floor unless max.nil? || max.infinite? || max > LARGEST_MAX
       end
 
@@ -238,14 +230,6 @@ module POSIX
 
           callable
         end
-      end
-
-      # Process.spawn's rule for its own boolean options (:close_others, :unsetenv_others), and its words.
-      def boolean_option(name, value)
-        return false if value.nil?
-        raise ArgumentError, "expected true or false as #{name}: #{value}" unless value == true || value == false
-
-        value
       end
     end
   end

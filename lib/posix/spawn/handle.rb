@@ -1,5 +1,6 @@
 require 'posix/spawn'
 require 'posix/spawn/child' # TimeoutExceeded
+require 'posix/spawn/options'
 
 module POSIX
   module Spawn
@@ -20,7 +21,7 @@ module POSIX
     def start(*args)
       args = args.dup
       options = args.size > 1 && args.last.respond_to?(:to_hash) ? args.pop.to_hash.dup : {}
-      kill_on_exit = Handle.send(:boolean_option, :kill_on_exit, options.delete(:kill_on_exit))
+      kill_on_exit = Options.boolean(:kill_on_exit, options.delete(:kill_on_exit))
       pipes = {}
       begin
         %i[in out err].each do |name|
@@ -64,7 +65,7 @@ module POSIX
       # Timeout.timeout interrupt a wait. Raises Errno::ECHILD if a wait for any child (Process.wait with no
       # pid) took it.
       def wait(timeout: nil)
-        __wait(Handle.send(:seconds_option, :timeout, timeout))
+        __wait(Options.number(:timeout, timeout, 'seconds'))
       end
 
       # Sends the signal (a name such as :TERM or 'SIGTERM', or a number) to the child. Returns true when
@@ -77,7 +78,7 @@ module POSIX
       # TERM, then KILL when the child is still running `grace` seconds later; to its whole process group
       # when it was started with `pgroup: true`. Waits for the end and returns the Process::Status.
       def terminate(grace: 1.0)
-        grace = Handle.send(:seconds_option, :grace, grace) or raise TypeError, 'grace option must be a number of seconds, not nil'
+        grace = Options.number(:grace, grace, 'seconds') or raise TypeError, 'grace option must be a number of seconds, not nil'
         __signal(Signal.list.fetch('TERM'), true)
         wait(timeout: grace) || (__signal(Signal.list.fetch('KILL'), true) && false) || wait
       end
@@ -107,10 +108,10 @@ module POSIX
         raise ArgumentError, 'communicate needs a handle started with in:, out: or err: :pipe' unless @stdin || @stdout || @stderr
         raise ArgumentError, 'input given, but stdin is not piped' if input && !@stdin && !@communicated
 
-        seconds = Handle.send(:seconds_option, :timeout, timeout)
+        seconds = Options.number(:timeout, timeout, 'seconds')
         deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + seconds if seconds
         @communicated = true
-        delay = Handle.send(:seconds_option, :wait_delay, wait_delay)
+        delay = Options.number(:wait_delay, wait_delay, 'seconds')
         output = __communicate(@stdin, @stdout, @stderr, input, seconds, delay)
         raise TimeoutExceeded, "ran longer than #{timeout} seconds: pid #{pid}" if output == :timeout
 
@@ -126,23 +127,6 @@ module POSIX
 
       class << self
         private
-
-        # A real number of seconds (negative is none left), nil for no limit.
-        def seconds_option(name, value)
-          return if value.nil?
-          raise TypeError, "#{name} option must be a number of seconds, not #{value.class}" unless value.is_a?(Numeric) && value.real?
-          raise ArgumentError, "#{name} option must be a number of seconds, not NaN" if value.to_f.nan?
-
-          value
-        end
-
-        # Process.spawn's rule for its boolean options, and its words.
-        def boolean_option(name, value)
-          return false if value.nil?
-          raise ArgumentError, "expected true or false as #{name}: #{value}" unless value == true || value == false
-
-          value
-        end
 
         # Process.kill's reading of a signal: a number, or a name with or without SIG, as a Symbol or String.
         def signal_number(sig)

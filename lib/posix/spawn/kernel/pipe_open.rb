@@ -21,10 +21,14 @@ module POSIX
           text[1..] if text&.start_with?('|')
         end
 
+        # Ruby 3.3+'s deprecation warning, naming the caller `depth` frames above the method that calls this.
+        def deprecated(message, depth)
+          (at = caller_locations(depth + 1, 1).first) && Warning.warn("#{at.path}:#{at.lineno}: warning: #{message}\n", category: :deprecated) if WARNS && Warning[:deprecated]
+        end
+
         # popen on `command` with the rest of a File-style call: [mode [, perm]] [, opts]; perm means
         # nothing to a pipe (MRI ignores it too).
-        def popen(command, args, block, message)
-          (at = caller_locations(2, 1).first) && Warning.warn("#{at.path}:#{at.lineno}: warning: #{message}\n", category: :deprecated) if WARNS && Warning[:deprecated]
+        def popen(command, args, block)
           args = args.dup
           options = args.last.respond_to?(:to_hash) ? args.pop.to_hash : {}
           Popen.open(::IO, [command, *args.first(1), options], block)
@@ -33,6 +37,69 @@ module POSIX
         # [positional args, options Hash] of an IO.read-style call.
         def split(args)
           args.last.respond_to?(:to_hash) ? [args[0...-1], args.last.to_hash] : [args, {}]
+        end
+
+        # IO.NAME(*args, &block) called on `receiver`: on a pipe when IO itself is given "|cmd" (the
+        # method of this module named pipe_NAME gets the command and the other arguments), else JRuby's.
+        def io_call(name, receiver, args, block)
+          command = command(args.first) if receiver.equal?(::IO)
+          return IO_METHODS[name].bind_call(receiver, *args, &block) unless command
+
+          deprecated(IO_DEPRECATED, 2) unless name == :foreach && !block # io_call, the method's block, its caller; an Enumerator warns when run
+          send(:"pipe_#{name}", command, args.drop(1), block)
+        end
+
+        # The popen block for an IO method's `offset`: MRI seeks the pipe first, which fails.
+        def at_offset(offset, &action)
+          lambda do |io|
+            raise Errno::ESPIPE if offset # MRI's lseek on the pipe; JRuby's IO#seek says EPIPE
+            action.call(io)
+          end
+        end
+
+        # The pipe forms: what each IO method does with "|cmd".
+
+        # IO.read("|cmd" [, length [, offset]] [, opts]): an offset raises Errno::ESPIPE, as MRI's seek on the pipe does.
+        def pipe_read(command, args, _block)
+          (length, offset), options = split(args)
+          popen(command, [options], at_offset(offset) { |io| io.read(length) })
+        end
+
+        # IO.binread("|cmd" [, length [, offset]]): read in binary mode.
+        def pipe_binread(command, (length, offset), _block)
+          popen(command, ['rb'], at_offset(offset) { |io| io.read(length) })
+        end
+
+        # IO.readlines("|cmd" [, sep] [, limit] [, chomp: bool] [, opts])
+        def pipe_readlines(command, args, _block)
+          lines(command, args) { |io, line_args, chomp| io.readlines(*line_args, **chomp) }
+        end
+
+        # IO.foreach("|cmd" [, sep] [, limit] [, chomp: bool] [, opts]) { |line| ... }; an Enumerator without a block.
+        def pipe_foreach(command, args, block)
+          return ::IO.enum_for(:foreach, "|#{command}", *args) unless block
+
+          lines(command, args) { |io, line_args, chomp| io.each_line(*line_args, **chomp, &block) }
+          nil
+        end
+
+        # IO.write("|cmd", string [, offset] [, opts]) -> bytes written.
+        def pipe_write(command, args, _block)
+          (string, offset), options = split(args)
+          mode = options.key?(:mode) || options.key?(:flags) ? options : options.merge(mode: 'w')
+          popen(command, [mode], at_offset(offset) { |io| io.write(string) })
+        end
+
+        # IO.binwrite("|cmd", string [, offset]) -> bytes written, in binary mode.
+        def pipe_binwrite(command, (string, offset), _block)
+          popen(command, ['wb'], at_offset(offset) { |io| io.write(string) })
+        end
+
+        # readlines and foreach: the line arguments and :chomp apart from popen's options.
+        def lines(command, args)
+          line_args, options = split(args)
+          chomp = options.key?(:chomp) ? { chomp: options[:chomp] } : {}
+          popen(command, [options.reject { |k, _| k == :chomp }], ->(io) { yield(io, line_args, chomp) })
         end
       end
 
@@ -43,78 +110,12 @@ module POSIX
           command = PipeOpen.command(args.first) unless args.first.respond_to?(:to_open)
           return PipeOpen::KERNEL_OPEN.bind_call(self, *args, &block) unless command
 
-          PipeOpen.popen(command, args.drop(1), block, PipeOpen::OPEN_DEPRECATED)
+          PipeOpen.deprecated(PipeOpen::OPEN_DEPRECATED, 1)
+          PipeOpen.popen(command, args.drop(1), block)
         end
 
-        # IO.read("|cmd" [, length [, offset]] [, opts]): an offset raises Errno::ESPIPE, as MRI's seek on the pipe does.
-        def read(*args, &block)
-          command = PipeOpen.command(args.first) if equal?(::IO)
-          return PipeOpen::IO_METHODS[:read].bind_call(self, *args, &block) unless command
-
-          (length, offset), options = PipeOpen.split(args.drop(1))
-          PipeOpen.popen(command, [options], lambda { |io|
-            raise Errno::ESPIPE if offset # MRI's lseek on the pipe; JRuby's IO#seek says EPIPE
-            io.read(length)
-          }, PipeOpen::IO_DEPRECATED)
-        end
-
-        # IO.binread("|cmd" [, length [, offset]]): read in binary mode.
-        def binread(*args, &block)
-          command = PipeOpen.command(args.first) if equal?(::IO)
-          return PipeOpen::IO_METHODS[:binread].bind_call(self, *args, &block) unless command
-
-          length, offset = args.drop(1)
-          PipeOpen.popen(command, ['rb'], lambda { |io|
-            raise Errno::ESPIPE if offset # MRI's lseek on the pipe; JRuby's IO#seek says EPIPE
-            io.read(length)
-          }, PipeOpen::IO_DEPRECATED)
-        end
-
-        # IO.readlines("|cmd" [, sep] [, limit] [, chomp: bool] [, opts])
-        def readlines(*args, &block)
-          command = PipeOpen.command(args.first) if equal?(::IO)
-          return PipeOpen::IO_METHODS[:readlines].bind_call(self, *args, &block) unless command
-
-          line_args, options = PipeOpen.split(args.drop(1))
-          chomp = options.key?(:chomp) ? { chomp: options[:chomp] } : {}
-          PipeOpen.popen(command, [options.reject { |k, _| k == :chomp }], ->(io) { io.readlines(*line_args, **chomp) }, PipeOpen::IO_DEPRECATED)
-        end
-
-        # IO.foreach("|cmd" [, sep] [, limit] [, chomp: bool] [, opts]) { |line| ... }; an Enumerator without a block.
-        def foreach(*args, &block)
-          command = PipeOpen.command(args.first) if equal?(::IO)
-          return PipeOpen::IO_METHODS[:foreach].bind_call(self, *args, &block) unless command
-          return enum_for(:foreach, *args) unless block
-
-          line_args, options = PipeOpen.split(args.drop(1))
-          chomp = options.key?(:chomp) ? { chomp: options[:chomp] } : {}
-          PipeOpen.popen(command, [options.reject { |k, _| k == :chomp }], ->(io) { io.each_line(*line_args, **chomp, &block) }, PipeOpen::IO_DEPRECATED)
-          nil
-        end
-
-        # IO.write("|cmd", string [, offset] [, opts]) -> bytes written.
-        def write(*args, &block)
-          command = PipeOpen.command(args.first) if equal?(::IO)
-          return PipeOpen::IO_METHODS[:write].bind_call(self, *args, &block) unless command
-
-          (string, offset), options = PipeOpen.split(args.drop(1))
-          mode = options.key?(:mode) || options.key?(:flags) ? options : options.merge(mode: 'w')
-          PipeOpen.popen(command, [mode], lambda { |io|
-            raise Errno::ESPIPE if offset # MRI's lseek on the pipe; JRuby's IO#seek says EPIPE
-            io.write(string)
-          }, PipeOpen::IO_DEPRECATED)
-        end
-
-        # IO.binwrite("|cmd", string [, offset]) -> bytes written, in binary mode.
-        def binwrite(*args, &block)
-          command = PipeOpen.command(args.first) if equal?(::IO)
-          return PipeOpen::IO_METHODS[:binwrite].bind_call(self, *args, &block) unless command
-
-          string, offset = args.drop(1)
-          PipeOpen.popen(command, ['wb'], lambda { |io|
-            raise Errno::ESPIPE if offset # MRI's lseek on the pipe; JRuby's IO#seek says EPIPE
-            io.write(string)
-          }, PipeOpen::IO_DEPRECATED)
+        %i[read binread readlines foreach write binwrite].each do |name|
+          define_method(name) { |*args, &block| PipeOpen.io_call(name, self, args, block) }
         end
       end
 

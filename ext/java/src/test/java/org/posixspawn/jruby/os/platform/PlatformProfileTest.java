@@ -13,6 +13,7 @@ import jnr.ffi.Platform;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Each OS's profile against jnr-constants' class for that OS (they load on Linux) and against the values
@@ -41,25 +42,23 @@ class PlatformProfileTest {
         assertNotEquals(LINUX.O_DIRECTORY, LINUX_ARM.O_DIRECTORY);
     }
 
-    @Test
-    void darwinTakesJnrConstantsForDarwin() {
-        assertEquals(jnr.constants.platform.darwin.OpenFlags.O_CLOEXEC.intValue(), DARWIN.O_CLOEXEC);
-        assertEquals(jnr.constants.platform.darwin.OpenFlags.O_NONBLOCK.intValue(), DARWIN.O_NONBLOCK);
-        assertEquals(jnr.constants.platform.darwin.OpenFlags.O_DIRECTORY.intValue(), DARWIN.O_DIRECTORY);
-        assertEquals(jnr.constants.platform.darwin.Fcntl.F_SETFL.intValue(), DARWIN.F_SETFL);
-        assertEquals(jnr.constants.platform.darwin.Errno.EAGAIN.intValue(), DARWIN.EAGAIN);
-        assertEquals(jnr.constants.platform.darwin.WaitFlags.WNOHANG.intValue(), DARWIN.WNOHANG);
-        assertEquals(-1, DARWIN.F_SETPIPE_SZ, "no F_SETPIPE_SZ on Darwin");
+    @ParameterizedTest
+    @ValueSource(strings = {"darwin", "freebsd"})
+    void bsdProfilesTakeJnrConstantsForTheirOs(String os) throws ReflectiveOperationException {
+        PlatformProfile profile = os.equals("darwin") ? DARWIN : FREEBSD;
+        assertEquals(jnrConstant(os, "OpenFlags", "O_CLOEXEC"), profile.O_CLOEXEC);
+        assertEquals(jnrConstant(os, "OpenFlags", "O_NONBLOCK"), profile.O_NONBLOCK);
+        assertEquals(jnrConstant(os, "OpenFlags", "O_DIRECTORY"), profile.O_DIRECTORY);
+        assertEquals(jnrConstant(os, "Fcntl", "F_SETFL"), profile.F_SETFL);
+        assertEquals(jnrConstant(os, "Errno", "EAGAIN"), profile.EAGAIN);
+        assertEquals(jnrConstant(os, "WaitFlags", "WNOHANG"), profile.WNOHANG);
+        assertEquals(-1, profile.F_SETPIPE_SZ, "no F_SETPIPE_SZ on " + os);
     }
 
-    @Test
-    void freebsdTakesJnrConstantsForFreebsd() {
-        assertEquals(jnr.constants.platform.freebsd.OpenFlags.O_CLOEXEC.intValue(), FREEBSD.O_CLOEXEC);
-        assertEquals(jnr.constants.platform.freebsd.OpenFlags.O_NONBLOCK.intValue(), FREEBSD.O_NONBLOCK);
-        assertEquals(jnr.constants.platform.freebsd.OpenFlags.O_DIRECTORY.intValue(), FREEBSD.O_DIRECTORY);
-        assertEquals(jnr.constants.platform.freebsd.Errno.EAGAIN.intValue(), FREEBSD.EAGAIN);
-        assertEquals(jnr.constants.platform.freebsd.WaitFlags.WNOHANG.intValue(), FREEBSD.WNOHANG);
-        assertEquals(-1, FREEBSD.F_SETPIPE_SZ, "no F_SETPIPE_SZ on FreeBSD");
+    /** The value of jnr-constants' constant NAME in its class KIND for OS (jnr.constants.platform.OS.KIND). */
+    private static int jnrConstant(String os, String kind, String name) throws ReflectiveOperationException {
+        Class<?> type = Class.forName("jnr.constants.platform." + os + "." + kind);
+        return ((jnr.constants.Constant) type.getField(name).get(null)).intValue();
     }
 
     @Test
