@@ -19,12 +19,12 @@ RSpec.describe POSIX::Spawn::Child do
   end
 
   context 'with what Linux has: a pidfd, pipe2, mremap' do
-    include_examples 'child wait behaviour', exit_wait: :pidfd, pipes: :pipe2, buffer_growth: :mremap
+    include_examples 'child wait behaviour', reaper_route: :pidfd, pipes: :pipe2, buffer_growth: :mremap
   end
 
   context 'without pidfd_open, pipe2 and mremap (the routes of macOS and FreeBSD)' do
     include_context 'pretend missing', 'pidfd_open', 'pipe2', 'mremap'
-    include_examples 'child wait behaviour', exit_wait: :waitpid_poll, pipes: :pipe_then_fd_cloexec, buffer_growth: :mmap_copy
+    include_examples 'child wait behaviour', reaper_route: :waitpid_poll, pipes: :pipe_then_fd_cloexec, buffer_growth: :mmap_copy
   end
 
   describe 'running a command to completion' do

@@ -9,8 +9,19 @@ RSpec.shared_examples 'child wait behaviour' do |routes|
     expect(big.out.bytesize).to be > 32 << 20
     expect(Digest::MD5.hexdigest(big.out)).to eq(described_class.new('sh', '-c', 'seq 1 4500000 | md5sum').out[/\h{32}/])
     expect(POSIX::Spawn::Native.last_buffer_growth).to eq(routes[:buffer_growth])
-    expect(POSIX::Spawn::Native.last_exit_wait).to eq(routes[:exit_wait])
+    expect(POSIX::Spawn::Native.last_reaper_route).to eq(routes[:reaper_route])
     expect(POSIX::Spawn::Native.last_pipes).to eq(routes[:pipes])
+  end
+
+  it "gives its child to the gem's one reaper, its only waiter: reaped, no zombie, by the time the run returns" do
+    owned = nil
+    child = described_class.build('sh', '-c', 'echo started; sleep 0.2; exit 3',
+                                  streams: { stdout: ->(_) { owned = POSIX::Spawn::Native.reaper_owned_pids.include?(child.pid); false } })
+    child.exec!
+    expect(owned).to be(true)
+    expect(POSIX::Spawn::Native.reaper_owned_pids).not_to include(child.pid)
+    expect(ProcessResources.children).not_to include(child.pid)
+    expect([child.status.exitstatus, child.status.pid, $?]).to eq([3, child.pid, child.status])
   end
 
   describe 'running a command to completion' do

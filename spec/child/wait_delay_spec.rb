@@ -23,7 +23,7 @@ RSpec.describe 'POSIX::Spawn::Child wait_delay:' do
         with_background do |leader|
           child = POSIX::Spawn::Child.new(*BACKGROUND, pgroup: true, wait_delay: 0.5)
           leader.call(child.pid)
-          expect(POSIX::Spawn::Native.last_exit_wait).to eq(route)
+          expect(POSIX::Spawn::Native.last_reaper_route).to eq(route)
           expect(child.out).to match(/\Astarted \d+\n\z/)
           expect(child.status).to be_success
           expect(child.runtime).to be < 0.5 + 0.2

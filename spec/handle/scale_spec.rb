@@ -25,7 +25,7 @@ RSpec.describe 'handles at scale' do
         handles.each { |h| h.terminate(grace: 0.1) if h.alive? }
       end
       expect(ProcessResources.settled_changes(before, seconds: 5, new_only: true)).to eq({})
-      expect(POSIX::Spawn::Native.reaper_owned_count).to eq(0)
+      expect(POSIX::Spawn::Native.reaper_owned_pids).to eq([])
     end
   end
 end

@@ -20,7 +20,6 @@ import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.util.ByteList;
 import org.posixspawn.jruby.os.Capture;
 import org.posixspawn.jruby.os.CaptureBuffer;
-import org.posixspawn.jruby.os.ExitWait;
 import org.posixspawn.jruby.os.Pipe;
 import org.posixspawn.jruby.os.SpawnError;
 import org.posixspawn.jruby.os.platform.Strategy;
@@ -87,7 +86,7 @@ public final class ChildMethods {
         try {
             if (!stdoutStream.isNil()) capture.out().stream();
             if (!stderrStream.isNil()) capture.err().stream();
-            if (!waitDelay.isNil()) capture.waitDelay(Handle.nanos(context, waitDelay), null);
+            if (!waitDelay.isNil()) capture.waitDelay(Handle.nanos(context, waitDelay));
             aborted = runToEnd(context, capture,
                     () -> deliver(context, capture.out(), stdoutStream) || deliver(context, capture.err(), stderrStream));
         } finally {
@@ -135,13 +134,6 @@ public final class ChildMethods {
             if (!over) context.pollThreadEvents(); // woken: a pending raise or kill fires here, else keep going
             if (over || stopped) return stopped;
         }
-    }
-
-    /** Native.last_exit_wait -> :pidfd or :waitpid_poll: how this thread's last Child waited for its exit. */
-    @JRubyMethod(module = true)
-    public static IRubyObject last_exit_wait(ThreadContext context, IRubyObject self) {
-        ExitWait wait = ExitWait.last();
-        return wait == null ? context.nil : context.runtime.newSymbol(wait.name().toLowerCase());
     }
 
     private static IRubyObject option(ThreadContext context, RubyHash options, String name) {

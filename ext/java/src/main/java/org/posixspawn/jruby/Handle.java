@@ -96,10 +96,12 @@ public final class Handle extends RubyObject {
             return route == null ? context.nil : context.runtime.newSymbol(route.name().toLowerCase());
         }
 
-        /** Native.reaper_owned_count -> children the reaper holds that have not ended (for leak checks). */
+        /** Native.reaper_owned_pids -> the pids of the children the reaper holds that have not ended (for leak checks). */
         @JRubyMethod(module = true)
-        public static IRubyObject reaper_owned_count(ThreadContext context, IRubyObject self) {
-            return RubyFixnum.newFixnum(context.runtime, Reaper.ownedCount());
+        public static IRubyObject reaper_owned_pids(ThreadContext context, IRubyObject self) {
+            RubyArray<?> pids = RubyArray.newArray(context.runtime);
+            for (long pid : Reaper.ownedPids()) pids.append(RubyFixnum.newFixnum(context.runtime, pid));
+            return pids;
         }
     }
 
@@ -201,15 +203,12 @@ public final class Handle extends RubyObject {
         if (communication == null) {
             ByteBuffer input = args[3].isNil() ? null : ByteBuffer.wrap(args[3].convertToString().getByteList().bytes());
             int stdin = takeOver(context, args[0]), stdout = takeOver(context, args[1]), stderr = takeOver(context, args[2]);
-            communication = NativeMethods.start(context, () -> Capture.over(child.pid, stdin, stdout, stderr, input));
+            communication = NativeMethods.start(context, () -> Capture.over(child, stdin, stdout, stderr, input));
         }
         long deadline = args[4].isNil() ? Long.MAX_VALUE : System.nanoTime() + nanos(context, args[4]);
         Capture run = communication;
         run.resume(deadline);
-        if (!args[5].isNil()) {
-            run.waitDelay(nanos(context, args[5]), child::ended);
-            child.onExitLater(ended -> run.wakeup()); // the loop then sees the end
-        }
+        if (!args[5].isNil()) run.waitDelay(nanos(context, args[5]));
         boolean over = false;
         try {
             while (!over) {

@@ -61,7 +61,7 @@ public final class PopenMethods {
         if (copy < 0) throw context.runtime.newErrnoFromInt(Native.errno(), "dup of the popen pipe");
         Capture run;
         try {
-            run = NativeMethods.start(context, () -> Capture.over(-1, -1, copy, -1, null)); // takes copy over
+            run = NativeMethods.start(context, () -> Capture.over(null, -1, copy, -1, null)); // takes copy over
         } catch (RuntimeException e) {
             Native.libc.close(copy);
             throw e;

@@ -1,7 +1,6 @@
 package org.posixspawn.jruby.os;
 
 import java.nio.ByteBuffer;
-import java.util.function.BooleanSupplier;
 
 import org.posixspawn.jruby.plan.SpawnPlan;
 
@@ -11,9 +10,9 @@ import org.posixspawn.jruby.plan.SpawnPlan;
  * <p>
  * The pipes are {@link CapturePipes}; output is read straight into {@link CaptureBuffer}s. A wake-up pipe
  * lets another thread ({@link #wakeup}: Thread#raise, Thread#kill, Timeout, a trapped Ctrl-C) break the
- * poll; {@link #close} then ends a child that is still running ({@link ChildExit#terminate}) and closes
- * every descriptor. After the pipes close, the child's {@link ChildExit} joins the same poll (a pidfd), so
- * the deadline covers the wait for the exit too; without one, waitpid is asked every few milliseconds.
+ * poll; {@link #close} then ends a child that is still running ({@link OwnedChild#terminate}) and closes
+ * every descriptor. The child belongs to the {@link Reaper}, which alone waits for it and reaps it: when it
+ * ends, the reaper writes to the same wake-up pipe, so the deadline covers the wait for the exit too.
  * <p>
  * An output can be streamed instead of captured ({@link CaptureBuffer#stream}): {@link #run} then returns
  * after each read from it, and the caller takes the bytes with {@link CaptureBuffer#takeChunk}.
@@ -25,18 +24,18 @@ public final class Capture implements AutoCloseable {
     /** How a run ended. */
     public enum Outcome { EXITED, TIMED_OUT, OUTPUT_EXCEEDED }
 
-    private final long pid;
-    /** The child's exit, which the run waits for and ends; null for a handle's pipes ({@link #over}): the reaper owns the child. */
-    private final ChildExit exit;
+    private final OwnedChild child; // null for an over() run that reads a pipe of no child of ours
+    /** The run waits for the child's end, and ends it at {@link #close}; false for a handle's pipes ({@link #over}). */
+    private final boolean runsChild;
     private long deadline; // System.nanoTime(), or Long.MAX_VALUE
     private long waitDelay = -1; // nanoseconds the pipes are still read once the child has exited, or -1: to their end
     private long drainUntil = Long.MAX_VALUE; // System.nanoTime() when waitDelay's time is up
-    private BooleanSupplier ended; // over(): the reaper's word that the child has ended
     private final long max;      // bytes of stdout + stderr, or -1
     private final ByteBuffer input;
     private final PollSet pollfds = new PollSet(5);
     private final CaptureBuffer out = new CaptureBuffer(), err = new CaptureBuffer();
     private final Object wakeLock = new Object();
+    private volatile boolean wakeupAsked; // by wakeup(), not by the reaper's word of the end
     // The parent's ends, -1 once closed.
     private int stdin, stdout, stderr, wakeRead, wakeWrite;
     private boolean closed;
@@ -44,9 +43,9 @@ public final class Capture implements AutoCloseable {
     private long outputTotal; // bytes read from stdout and stderr, streamed or captured
     private Outcome outcome;
 
-    private Capture(long pid, ChildExit exit, long deadline, long max, ByteBuffer input, int stdin, int stdout, int stderr, Pipe wake) {
-        this.pid = pid;
-        this.exit = exit;
+    private Capture(OwnedChild child, boolean runsChild, long deadline, long max, ByteBuffer input, int stdin, int stdout, int stderr, Pipe wake) {
+        this.child = child;
+        this.runsChild = runsChild;
         this.deadline = deadline;
         this.max = max;
         this.input = input;
@@ -55,6 +54,7 @@ public final class Capture implements AutoCloseable {
         this.stderr = stderr;
         wakeRead = wake.takeRead();
         wakeWrite = wake.takeWrite();
+        if (child != null) child.onExitLater(ended -> nudge()); // false: it has ended already, which run sees first
     }
 
     private static boolean feeds(ByteBuffer input) {
@@ -62,7 +62,8 @@ public final class Capture implements AutoCloseable {
     }
 
     /**
-     * Starts the child the plan describes with pipes on 0, 1 and 2 (replacing any redirect of them).
+     * Starts the child the plan describes with pipes on 0, 1 and 2 (replacing any redirect of them), and
+     * gives it to the {@link Reaper}, which ends it if the JVM exits first.
      *
      * @param input     bytes for stdin from position to limit, or null to close stdin at once
      * @param deadline  System.nanoTime() after which the run times out, or Long.MAX_VALUE
@@ -73,27 +74,27 @@ public final class Capture implements AutoCloseable {
         Native.requireProfile();
         try (CapturePipes pipes = CapturePipes.open(feeds(input))) {
             SpawnPlan piped = plan.withStdio(new int[] {pipes.stdin.readEnd(), pipes.stdout.writeEnd(), pipes.stderr.writeEnd()}, ownGroup);
-            ChildExit exit = new ChildExit(Spawner.spawn(piped), ownGroup);
-            JvmExitHook.watch(exit);
+            OwnedChild child = Reaper.adopt(Spawner.spawn(piped), ownGroup, true);
             // The child's ends (and stdin's, when there is nothing to feed) are closed with the pipes.
-            return new Capture(exit.pid, exit, deadline, max, input, feeds(input) ? pipes.stdin.takeWrite() : -1,
+            return new Capture(child, true, deadline, max, input, feeds(input) ? pipes.stdin.takeWrite() : -1,
                     pipes.stdout.takeRead(), pipes.stderr.takeRead(), pipes.wake);
         }
     }
 
     /**
      * A run over the parent's ends of a handle's pipes (each -1 where not piped), which it takes over and
-     * closes: it feeds and reads them to the end, and neither waits for, signals nor reaps the child (the
-     * {@link Reaper} does). {@link #run} returns true once every pipe is closed, or at the deadline.
+     * closes: it feeds and reads them to the end, and neither waits for nor signals the child (null: the
+     * pipes are no child's of ours, and there is no wait_delay).
+     * {@link #run} returns true once every pipe is closed, or at the deadline.
      */
-    public static Capture over(long pid, int stdin, int stdout, int stderr, ByteBuffer input) throws SpawnError {
+    public static Capture over(OwnedChild child, int stdin, int stdout, int stderr, ByteBuffer input) throws SpawnError {
         Pipe wake = Pipe.open();
         for (int fd : new int[] {stdin, stdout, stderr, wake.readEnd(), wake.writeEnd()}) if (fd >= 0) Pipe.setNonBlocking(fd);
         if (stdin >= 0 && !feeds(input)) {
             Native.libc.close(stdin);
             stdin = -1;
         }
-        return new Capture(pid, null, Long.MAX_VALUE, -1, input, stdin, stdout, stderr, wake);
+        return new Capture(child, false, Long.MAX_VALUE, -1, input, stdin, stdout, stderr, wake);
     }
 
     /** Moves the deadline (System.nanoTime(), or Long.MAX_VALUE) and clears a timeout, for a resumed {@link #over} run. */
@@ -104,17 +105,10 @@ public final class Capture implements AutoCloseable {
 
     /**
      * Reads the pipes for at most {@code nanos} once the child has exited, then closes them (wait_delay: a
-     * background process holding the child's stdout open no longer holds up the run). For an {@link #over}
-     * run, {@code ended} says when the child has ended, and a {@link #wakeup} should follow its end.
+     * background process holding the child's stdout open no longer holds up the run).
      */
-    public void waitDelay(long nanos, BooleanSupplier ended) {
+    public void waitDelay(long nanos) {
         this.waitDelay = nanos;
-        this.ended = ended;
-    }
-
-    private boolean childExited() {
-        if (exit == null) return ended != null && ended.getAsBoolean();
-        return exit.exited();
     }
 
     /** Bytes of the input not written yet. */
@@ -123,7 +117,7 @@ public final class Capture implements AutoCloseable {
     }
 
     public long pid() {
-        return pid;
+        return child == null ? -1 : child.pid;
     }
 
     /** The outcome once {@link #run} has returned true, else null. */
@@ -131,9 +125,9 @@ public final class Capture implements AutoCloseable {
         return outcome;
     }
 
-    /** The raw wait status (as waitpid gives it) once reaped, or -1 (not reaped, or reaped by someone else, or an {@link #over} run). */
+    /** The raw wait status (as waitpid gives it) once reaped, or -1 (not reaped, or reaped by someone else). */
     public int rawStatus() {
-        return exit == null ? -1 : exit.rawStatus();
+        return child == null ? -1 : child.rawStatus();
     }
 
     public CaptureBuffer out() {
@@ -151,12 +145,12 @@ public final class Capture implements AutoCloseable {
     public boolean run() throws SpawnError {
         while (outcome == null) {
             boolean waitingForExit = stdin < 0 && stdout < 0 && stderr < 0;
-            if (waitingForExit && (exit == null || exit.reapIfExited())) {
+            if (waitingForExit && (!runsChild || child.ended())) {
                 outcome = Outcome.EXITED;
                 break;
             }
             if (!waitingForExit && waitDelay >= 0) {
-                if (drainUntil == Long.MAX_VALUE && childExited()) drainUntil = System.nanoTime() + waitDelay;
+                if (drainUntil == Long.MAX_VALUE && child != null && child.ended()) drainUntil = System.nanoTime() + waitDelay;
                 if (drainUntil != Long.MAX_VALUE && System.nanoTime() - drainUntil >= 0) {
                     closeAll(stdin, stdout, stderr); // what a background process writes after this is not ours
                     stdin = stdout = stderr = -1;
@@ -174,15 +168,10 @@ public final class Capture implements AutoCloseable {
             pollfds.watch(stdin, Constants.POLLOUT);
             pollfds.watch(stdout, Constants.POLLIN);
             pollfds.watch(stderr, Constants.POLLIN);
-            if (waitingForExit) {
-                if (exit.pidfd() >= 0) pollfds.watch(exit.pidfd(), Constants.POLLIN);
-                else timeout = timeout < 0 ? ChildExit.EXIT_POLL_MILLIS : Math.min(timeout, ChildExit.EXIT_POLL_MILLIS);
-            } else if (waitDelay >= 0) {
-                // Until the exit, Child watches it beside the pipes; after it, poll no longer than the delay.
-                int until = drainUntil == Long.MAX_VALUE ? -1 : (int) Math.max(0, (drainUntil - System.nanoTime() + 999_999) / 1_000_000);
-                if (until < 0 && exit != null && exit.pidfd() >= 0) pollfds.watch(exit.pidfd(), Constants.POLLIN);
-                else if (until < 0 && exit != null) until = ChildExit.EXIT_POLL_MILLIS;
-                if (until >= 0) timeout = timeout < 0 ? until : Math.min(timeout, until);
+            if (!waitingForExit && drainUntil != Long.MAX_VALUE) {
+                // After the exit (the reaper's wake-up told), poll no longer than the delay.
+                int until = (int) Math.max(0, (drainUntil - System.nanoTime() + 999_999) / 1_000_000);
+                timeout = timeout < 0 ? until : Math.min(timeout, until);
             }
             // Data just moved: look again without sleeping. Sleeping in poll after each read, to be woken by the
             // child's next write, made a 16 MiB capture about a third slower (also in C: Linux 6.18 on a VM).
@@ -201,16 +190,25 @@ public final class Capture implements AutoCloseable {
                 else if (fd == stdin) feed();
                 else if (fd == stdout) stdout = drain(stdout, out);
                 else if (fd == stderr) stderr = drain(stderr, err);
-                // a readable pidfd only ends the poll: the next round reaps
             }
             if (woken) drainWakeups();
-            if (woken || out.hasChunk() || err.hasChunk()) return false;
+            if (woken && wakeupAsked) {
+                wakeupAsked = false;
+                return false;
+            }
+            if (out.hasChunk() || err.hasChunk()) return false;
         }
         return true;
     }
 
     /** Makes a {@link #run} in progress (or the next one) return false soon. Any thread may call it. */
     public void wakeup() {
+        wakeupAsked = true; // before the byte: a run that reads it sees the request
+        nudge();
+    }
+
+    /** Breaks the poll of a run in progress (or the next one), which then looks at the pipes and the child again. */
+    private void nudge() {
         synchronized (wakeLock) {
             if (wakeWrite < 0) return; // closed: the fd number may belong to someone else by now
             try (NativeBlock one = new NativeBlock(NativeBlock.align(1))) {
@@ -220,8 +218,9 @@ public final class Capture implements AutoCloseable {
     }
 
     /**
-     * Ends the run: a child not yet reaped (timed out, too much output, interrupted, or an exception) is
-     * terminated and reaped ({@link ChildExit#terminate}). Every descriptor is closed.
+     * Ends the run: a child of {@link #start} still running (timed out, too much output, interrupted, or an
+     * exception) is terminated, and this waits until the reaper has reaped it ({@link OwnedChild#terminate}).
+     * Every descriptor is closed.
      */
     @Override
     public void close() {
@@ -229,15 +228,11 @@ public final class Capture implements AutoCloseable {
         closed = true;
         closeAll(stdin, stdout, stderr);
         stdin = stdout = stderr = -1;
-        if (exit != null) {
-            if (!exit.reaped()) exit.terminate();
-            JvmExitHook.forget(exit);
-        }
+        if (runsChild && !child.ended()) child.terminate();
         synchronized (wakeLock) {
             closeAll(wakeRead, wakeWrite);
             wakeRead = wakeWrite = -1;
         }
-        if (exit != null) exit.close();
         pollfds.close();
         out.finish();
         err.finish();

@@ -17,8 +17,8 @@ import org.posixspawn.jruby.os.platform.Strategy;
  * <li>{@code POSIX_SPAWN_SETSID} (glibc 2.26, musl, macOS 10.15), a flag rather than a call: this libc's
  * own posix_spawnattr_setflags is asked whether it takes it (glibc before 2.26 and FreeBSD refuse it with
  * EINVAL); there is no fallback, so {@code setsid: true} raises NotImplementedError where it is missing;</li>
- * <li>{@code pidfd_open} (Linux 5.3, a system call; its number is the profile's): else a capture
- * waits for its child's exit by asking waitpid every few milliseconds;</li>
+ * <li>{@code pidfd_open} (Linux 5.3, a system call; its number is the profile's): else the {@link Reaper}
+ * asks waitpid about the child every {@link Reaper#POLL_MILLIS} ms;</li>
  * <li>{@code pipe2} (Linux, FreeBSD; not macOS): else pipe, then FD_CLOEXEC on each end ({@link Pipe});</li>
  * <li>{@code mremap} (Linux only): else a capture buffer grows by a new mapping and one copy ({@link CaptureBuffer}).</li>
  * </ul>

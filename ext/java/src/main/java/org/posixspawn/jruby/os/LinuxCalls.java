@@ -17,8 +17,8 @@ public interface LinuxCalls {
     @SaveError int epoll_wait(int epfd, Pointer events, int maxEvents, int timeoutMillis);
     @SaveError @Variadic(fixedCount = 1) long syscall(long number, long a1, long a2, long a3, long a4);
 
-    /** pidfd_open(2), pidfd_send_signal(2): the same numbers on x86_64 and aarch64 ({@link Features#pidfdOpen} checks the platform). */
-    long PIDFD_OPEN = 434, PIDFD_SEND_SIGNAL = 424;
+    /** pidfd_send_signal(2): the same number on x86_64 and aarch64, the platforms with pidfd_open's ({@link Constants#PIDFD_OPEN_SYSCALL}). */
+    long PIDFD_SEND_SIGNAL = 424;
     int EPOLL_CLOEXEC = 0x80000, EPOLL_CTL_ADD = 1, EPOLLIN = 0x1;
     /** struct epoll_event is packed on x86_64 (12 bytes), naturally aligned elsewhere (16). */
     boolean PACKED = Platform.getNativePlatform().getCPU() == Platform.CPU.X86_64;

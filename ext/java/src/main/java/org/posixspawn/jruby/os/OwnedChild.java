@@ -14,6 +14,9 @@ import jnr.ffi.Pointer;
  * while {@link #ended} is false the pid is still this child's (a zombie keeps it) and may be signalled.
  */
 public final class OwnedChild {
+    /** How long a child has between TERM and KILL, when Child ends it and when the JVM exits. */
+    public static final long GRACE_NANOS = 1_000_000_000L;
+
     public final long pid;
     /** Signal the child's process group (it leads one: :pgroup or :setsid) where a group is asked for. */
     public final boolean leadsGroup;
@@ -88,6 +91,44 @@ public final class OwnedChild {
         throw new SignalFailure(errno);
     }
 
+    /**
+     * Ends the child, whatever interrupts this thread meanwhile: TERM (to its group where it leads one), up to
+     * {@link #GRACE_NANOS} for the end, then KILL if it is still running; a group gets KILL after the grace
+     * period either way, so no member that ignored TERM outlives its leader. Returns once the reaper has
+     * reaped it.
+     */
+    public void terminate() {
+        signalQuietly(Constants.SIGTERM);
+        if (!awaitEndUninterruptibly(System.nanoTime() + GRACE_NANOS)) signalQuietly(Constants.SIGKILL);
+        else if (leadsGroup) Native.libc.kill(-pid, Constants.SIGKILL); // members left keep the group's id; none: ESRCH
+        awaitEndUninterruptibly(Long.MAX_VALUE);
+    }
+
+    /** {@link #signal} to the group where it leads one, ignoring a refusal (EPERM: a set-uid program): nothing more to do then. */
+    void signalQuietly(int signal) {
+        try {
+            signal(signal, true);
+        } catch (SignalFailure e) {
+            // the caller waits for the end all the same
+        }
+    }
+
+    /** {@link #awaitEnd}, an interrupt meanwhile (Thread#raise during a cleanup) kept for after it. */
+    private boolean awaitEndUninterruptibly(long deadline) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return awaitEnd(deadline);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+    }
+
     /** A signal refused for another reason than the child being gone (EINVAL: no such signal; EPERM). */
     public static final class SignalFailure extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -113,7 +154,7 @@ public final class OwnedChild {
     boolean reapIfExited(Pointer status) {
         List<Consumer<OwnedChild>> toCall;
         synchronized (this) {
-            long r = Native.libc.waitpid(pid, status, Reaper.WNOHANG);
+            long r = Native.libc.waitpid(pid, status, Constants.WNOHANG);
             if (r == pid) {
                 rawStatus = status.getInt(0);
             } else if (r < 0 && Native.errno() == Constants.ECHILD) {
@@ -122,18 +163,16 @@ public final class OwnedChild {
                 return false; // still running (or EINTR: asked again next time)
             }
             ended = true;
+            // Forgotten before anyone learns of the end (a Process.wait after it gets ECHILD), and before the
+            // close frees the pidfd's number for another child's pidfd_open.
+            Reaper.forget(this, pidfd);
             if (pidfd >= 0) Native.libc.close(pidfd); // leaves the epoll set with it
             pidfd = -1;
-            Reaper.forget(this); // before anyone learns of the end: a Process.wait after it gets ECHILD
             toCall = listeners;
             listeners = null;
             notifyAll();
         }
         for (Consumer<OwnedChild> listener : toCall) Reaper.callSafely(listener, this);
         return true;
-    }
-
-    int pidfd() {
-        return pidfd;
     }
 }

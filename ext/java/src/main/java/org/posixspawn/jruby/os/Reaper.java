@@ -16,7 +16,7 @@ import jnr.ffi.Pointer;
  * {@link #POLL_MILLIS} ms for those without one (no pidfd_open, or it failed). It reaps nothing else: children
  * of a plain spawn stay their caller's. 10,000 children cost this one thread and a pidfd each.
  * <p>
- * Children adopted with kill-on-exit get TERM, then KILL after {@link Capture#GRACE_NANOS}, when the JVM exits.
+ * Children adopted with kill-on-exit get TERM, then KILL after {@link OwnedChild#GRACE_NANOS}, when the JVM exits.
  */
 public final class Reaper {
     /** How the reaper learns of a child's end; per child, and recorded per thread so tests can see which ran. */
@@ -33,9 +33,7 @@ public final class Reaper {
 
     /** How often children without a pidfd are asked about. */
     public static final int POLL_MILLIS = 10;
-    static final int WNOHANG = 1;
     private static final int MAX_EVENTS = 256;
-    private static final short POLLIN = 0x1;
 
     private static final Map<Long, OwnedChild> OWNED = new ConcurrentHashMap<>();
     private static final Map<Integer, OwnedChild> BY_PIDFD = new ConcurrentHashMap<>();
@@ -81,7 +79,7 @@ public final class Reaper {
      */
     public static OwnedChild adopt(long pid, boolean leadsGroup, boolean killOnExit) {
         Reaper reaper = instance();
-        int pidfd = Features.pidfdOpen() ? (int) LinuxCalls.Bound.LINUX.syscall(LinuxCalls.PIDFD_OPEN, pid, 0, 0, 0) : -1;
+        int pidfd = Features.pidfdOpen() ? (int) LinuxCalls.Bound.LINUX.syscall(Constants.PIDFD_OPEN_SYSCALL, pid, 0, 0, 0) : -1;
         OwnedChild child = new OwnedChild(pid, pidfd, leadsGroup, killOnExit);
         OWNED.put(pid, child);
         if (killOnExit) KILL_ON_EXIT.add(child);
@@ -101,9 +99,9 @@ public final class Reaper {
         return OWNED.get(pid);
     }
 
-    /** Children the reaper owns that have not yet ended (tests' view of what it holds). */
-    public static int ownedCount() {
-        return OWNED.size();
+    /** The pids of the children the reaper owns that have not yet ended (tests' view of what it holds). */
+    public static List<Long> ownedPids() {
+        return new ArrayList<>(OWNED.keySet());
     }
 
     private void watch(int fd) {
@@ -139,7 +137,7 @@ public final class Reaper {
                     continue;
                 }
                 OwnedChild child = BY_PIDFD.get(fd);
-                if (child != null && child.reapIfExited(status)) BY_PIDFD.remove(fd);
+                if (child != null) child.reapIfExited(status);
             }
             for (OwnedChild child : POLLED) {
                 if (child.reapIfExited(status)) POLLED.remove(child);
@@ -152,7 +150,7 @@ public final class Reaper {
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(8))) {
             Pointer pollfd = mem.reserve(8);
             pollfd.putInt(0, wakeRead);
-            pollfd.putShort(4, POLLIN);
+            pollfd.putShort(4, Constants.POLLIN);
             pollfd.putShort(6, (short) 0);
             Native.libc.poll(pollfd, 1, timeout);
             while (Native.libc.read(wakeRead, mem.reserve(8), 8) > 0) { /* drained */ }
@@ -160,8 +158,9 @@ public final class Reaper {
         return 0;
     }
 
-    /** Called by {@link OwnedChild} once it has ended, on the reaper's thread. */
-    static void forget(OwnedChild child) {
+    /** Called by {@link OwnedChild} once it has ended, on the reaper's thread, before it closes {@code pidfd} (or -1). */
+    static void forget(OwnedChild child, int pidfd) {
+        if (pidfd >= 0) BY_PIDFD.remove(pidfd, child);
         OWNED.remove(child.pid, child);
         KILL_ON_EXIT.remove(child);
     }
@@ -171,7 +170,7 @@ public final class Reaper {
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(8))) {
             Pointer pollfd = mem.reserve(8);
             pollfd.putInt(0, fd);
-            pollfd.putShort(4, POLLIN);
+            pollfd.putShort(4, Constants.POLLIN);
             pollfd.putShort(6, (short) 0);
             return Native.libc.poll(pollfd, 1, 0) > 0;
         }
@@ -186,11 +185,14 @@ public final class Reaper {
         }
     }
 
-    /** The shutdown hook: TERM to every kill-on-exit child, KILL to those still running after the grace period. */
+    /**
+     * The shutdown hook: TERM to every kill-on-exit child (its group where it leads one), then KILL to those
+     * still running after the grace period, and to every such group, as {@link OwnedChild#terminate} does.
+     */
     private static void killOnExit() {
         List<OwnedChild> running = new ArrayList<>(KILL_ON_EXIT);
-        for (OwnedChild c : running) signalQuietly(c, Constants.SIGTERM);
-        long until = System.nanoTime() + ChildExit.GRACE_NANOS;
+        for (OwnedChild c : running) c.signalQuietly(Constants.SIGTERM);
+        long until = System.nanoTime() + OwnedChild.GRACE_NANOS;
         for (OwnedChild c : running) {
             try {
                 c.awaitEnd(until);
@@ -198,14 +200,9 @@ public final class Reaper {
                 break;
             }
         }
-        for (OwnedChild c : running) signalQuietly(c, Constants.SIGKILL);
-    }
-
-    private static void signalQuietly(OwnedChild child, int signal) {
-        try {
-            child.signal(signal, true);
-        } catch (OwnedChild.SignalFailure e) {
-            // EPERM: nothing more a dying JVM can do about it
+        for (OwnedChild c : running) {
+            if (c.leadsGroup) Native.libc.kill(-c.pid, Constants.SIGKILL); // the leader too, if still there
+            else c.signalQuietly(Constants.SIGKILL);
         }
     }
 }

@@ -48,9 +48,9 @@ public final class Strategy {
         MMAP_COPY,
     }
 
-    /** How a capture waits for its child's exit once the pipes are closed. */
+    /** How the {@link org.posixspawn.jruby.os.Reaper} learns of its children's ends. */
     public enum ExitWait {
-        /** A pidfd in the same poll (Linux 5.3), else waitpid(WNOHANG) every few milliseconds. */
+        /** pidfds in one epoll (Linux 5.3), else waitpid(WNOHANG) every few milliseconds. */
         PIDFD_ELSE_WAITPID_POLL,
         /** waitpid(WNOHANG) every few milliseconds. */
         WAITPID_POLL,
