@@ -54,6 +54,33 @@ module FaultScripts
                        'changes' => ProcessResources.settled_changes(before))
   RUBY
 
+  # Starts the first handle, and with it the reaper, with the descriptor table full: the reaper's wake-up
+  # pipe cannot be made. It must fail before the child exists (a child nobody waits for would be left).
+  FIRST_REAPER = <<~'RUBY'.freeze
+    require 'posix/spawn'
+    require 'json'
+    require 'process_resources'
+    Process.wait(POSIX::Spawn.spawn('true')) # a plain spawn's classes loaded; the reaper not started yet
+    before = ProcessResources.snapshot(:descriptors, :children)
+    Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
+    fillers = []
+    begin
+      loop { fillers << File.open('/dev/null') }
+    rescue Errno::EMFILE
+      nil
+    end
+    full = begin
+      POSIX::Spawn.start('sleep', '30').terminate
+      'started'
+    rescue Exception => e # rubocop:disable Lint/RescueException -- a Java exception is no StandardError
+      "#{e.class}: #{e.message}"
+    end
+    fillers.each(&:close)
+    changes = ProcessResources.settled_changes(before)
+    status = POSIX::Spawn.start('true').wait
+    puts JSON.generate('full' => full, 'changes' => changes, 'then' => status.success?)
+  RUBY
+
   # A non-root user's RLIMIT_NPROC counts its threads, so the limit is set to what the JVM already runs.
   PROCESS_LIMIT = <<~'RUBY'.freeze
     require 'posix/spawn'
@@ -89,6 +116,13 @@ RSpec.describe 'faults' do
   def expect_nothing_left(before)
     expect(ProcessResources.settled_changes(before, new_only: true)).to eq({})
     expect(POSIX::Spawn.system('true')).to be(true)
+  end
+
+  it "raises Errno::EMFILE naming the call when the reaper cannot start, with no child started, and starts once there is room" do
+    report = in_jruby(FaultScripts::FIRST_REAPER)
+    expect(report['full']).to eq('Errno::EMFILE: Too many open files - pipe2')
+    expect(report['changes']).to eq({})
+    expect(report['then']).to be(true)
   end
 
   describe 'a full descriptor table (RLIMIT_NOFILE lowered in a JRuby of its own)' do

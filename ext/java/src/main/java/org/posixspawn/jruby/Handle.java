@@ -23,7 +23,6 @@ import org.posixspawn.jruby.os.Native;
 import org.posixspawn.jruby.os.OwnedChild;
 import org.posixspawn.jruby.os.Reaper;
 import org.posixspawn.jruby.os.SpawnError;
-import org.posixspawn.jruby.os.Spawner;
 import org.posixspawn.jruby.plan.RealDescriptors;
 import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
@@ -65,8 +64,7 @@ public final class Handle extends RubyObject {
             Ruby runtime = context.runtime;
             boolean killOnExit = args[0].isTrue();
             SpawnPlan plan = SpawnArguments.parse(context, java.util.Arrays.copyOfRange(args, 1, args.length));
-            long pid = NativeMethods.start(context, () -> Spawner.spawn(plan));
-            OwnedChild child = Reaper.adopt(pid, plan.pgroup == 0 || plan.setsid, killOnExit);
+            OwnedChild child = NativeMethods.start(context, () -> Reaper.spawn(plan, plan.pgroup == 0 || plan.setsid, killOnExit));
             Handle handle = new Handle(runtime, handleClass(runtime), child);
             child.attachment = handle;
             return handle;
@@ -76,9 +74,8 @@ public final class Handle extends RubyObject {
         @JRubyMethod(module = true, rest = true)
         public static IRubyObject spawn_detached(ThreadContext context, IRubyObject self, IRubyObject[] args) {
             SpawnPlan plan = SpawnArguments.parse(context, args);
-            long pid = NativeMethods.start(context, () -> Spawner.spawn(plan));
-            Reaper.adopt(pid, plan.pgroup == 0 || plan.setsid, false);
-            return RubyFixnum.newFixnum(context.runtime, pid);
+            OwnedChild child = NativeMethods.start(context, () -> Reaper.spawn(plan, plan.pgroup == 0 || plan.setsid, false));
+            return RubyFixnum.newFixnum(context.runtime, child.pid);
         }
 
         /** Native.handle_of(pid) -> the Handle owning that running child, or nil. */
@@ -163,11 +160,8 @@ public final class Handle extends RubyObject {
     /** __signal(number, group) -> true if sent, false if the child has already ended. */
     @JRubyMethod(name = "__signal")
     public IRubyObject signal(ThreadContext context, IRubyObject number, IRubyObject group) {
-        try {
-            return context.runtime.newBoolean(child.signal(RubyNumeric.num2int(number), group.isTrue()));
-        } catch (OwnedChild.SignalFailure e) {
-            throw context.runtime.newErrnoFromInt(e.errno, "signal " + number + " to pid " + child.pid);
-        }
+        int signal = RubyNumeric.num2int(number);
+        return context.runtime.newBoolean(NativeMethods.start(context, () -> child.signal(signal, group.isTrue())));
     }
 
     /** __on_exit { |status| } : the block runs on the reaper's thread when the child ends, or here at once if it has. */

@@ -74,7 +74,7 @@ public final class Capture implements AutoCloseable {
         Native.requireProfile();
         try (CapturePipes pipes = CapturePipes.open(feeds(input))) {
             SpawnPlan piped = plan.withStdio(new int[] {pipes.stdin.readEnd(), pipes.stdout.writeEnd(), pipes.stderr.writeEnd()}, ownGroup);
-            OwnedChild child = Reaper.adopt(Spawner.spawn(piped), ownGroup, true);
+            OwnedChild child = Reaper.spawn(piped, ownGroup, true);
             // The child's ends (and stdin's, when there is nothing to feed) are closed with the pipes.
             return new Capture(child, true, deadline, max, input, feeds(input) ? pipes.stdin.takeWrite() : -1,
                     pipes.stdout.takeRead(), pipes.stderr.takeRead(), pipes.wake);

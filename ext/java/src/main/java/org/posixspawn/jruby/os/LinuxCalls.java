@@ -19,7 +19,7 @@ public interface LinuxCalls {
 
     /** pidfd_send_signal(2): the same number on x86_64 and aarch64, the platforms with pidfd_open's ({@link Constants#PIDFD_OPEN_SYSCALL}). */
     long PIDFD_SEND_SIGNAL = 424;
-    int EPOLL_CLOEXEC = 0x80000, EPOLL_CTL_ADD = 1, EPOLLIN = 0x1;
+    int EPOLL_CLOEXEC = 0x80000, EPOLL_CTL_ADD = 1, EPOLL_CTL_DEL = 2, EPOLLIN = 0x1;
     /** struct epoll_event is packed on x86_64 (12 bytes), naturally aligned elsewhere (16). */
     boolean PACKED = Platform.getNativePlatform().getCPU() == Platform.CPU.X86_64;
     int EVENT_SIZE = PACKED ? 12 : 16, EVENT_DATA = PACKED ? 4 : 8;

@@ -21,7 +21,7 @@ public final class OwnedChild {
     /** Signal the child's process group (it leads one: :pgroup or :setsid) where a group is asked for. */
     public final boolean leadsGroup;
     final boolean killOnExit;
-    private final boolean pidfdRoute;
+    private boolean pidfdRoute;
     private int pidfd; // -1 once reaped, or on the waitpid route
     private boolean ended, lost;
     private int rawStatus = -1;
@@ -37,8 +37,15 @@ public final class OwnedChild {
         this.killOnExit = killOnExit;
     }
 
+    /** The reaper could not watch the pidfd: it is closed, and waitpid is asked instead. */
+    synchronized void withoutPidfd() {
+        Native.libc.close(pidfd);
+        pidfd = -1;
+        pidfdRoute = false;
+    }
+
     /** How the reaper learns of this child's end. */
-    public Reaper.Route route() {
+    public synchronized Reaper.Route route() {
         return pidfdRoute ? Reaper.Route.PIDFD : Reaper.Route.WAITPID_POLL;
     }
 
@@ -71,7 +78,7 @@ public final class OwnedChild {
      * it has already ended. Through the pidfd where there is one, so a pid reused by another process is never
      * reached; an exited child not yet reaped counts as ended.
      */
-    public synchronized boolean signal(int signal, boolean group) {
+    public synchronized boolean signal(int signal, boolean group) throws SpawnError {
         if (ended) return false;
         if (pidfd >= 0 && Reaper.readable(pidfd)) return false;
         long r;
@@ -88,7 +95,7 @@ public final class OwnedChild {
         }
         if (r == 0) return true;
         if (errno == Errno.ESRCH.intValue()) return false;
-        throw new SignalFailure(errno);
+        throw SpawnError.errno(errno, "signal " + signal + " to pid " + pid); // EINVAL: no such signal; EPERM
     }
 
     /**
@@ -108,7 +115,7 @@ public final class OwnedChild {
     void signalQuietly(int signal) {
         try {
             signal(signal, true);
-        } catch (SignalFailure e) {
+        } catch (SpawnError e) {
             // the caller waits for the end all the same
         }
     }
@@ -126,17 +133,6 @@ public final class OwnedChild {
             }
         } finally {
             if (interrupted) Thread.currentThread().interrupt();
-        }
-    }
-
-    /** A signal refused for another reason than the child being gone (EINVAL: no such signal; EPERM). */
-    public static final class SignalFailure extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        public final int errno;
-
-        SignalFailure(int errno) {
-            super(Errno.valueOf(errno).description(), null, false, false);
-            this.errno = errno;
         }
     }
 
@@ -166,7 +162,7 @@ public final class OwnedChild {
             // Forgotten before anyone learns of the end (a Process.wait after it gets ECHILD), and before the
             // close frees the pidfd's number for another child's pidfd_open.
             Reaper.forget(this, pidfd);
-            if (pidfd >= 0) Native.libc.close(pidfd); // leaves the epoll set with it
+            if (pidfd >= 0) Native.libc.close(pidfd);
             pidfd = -1;
             toCall = listeners;
             listeners = null;

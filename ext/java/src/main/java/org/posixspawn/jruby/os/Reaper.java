@@ -7,11 +7,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
-import jnr.constants.platform.Errno;
 import jnr.ffi.Pointer;
 
+import org.posixspawn.jruby.plan.SpawnPlan;
+
 /**
- * One thread per JVM, started on first use, that reaps every child given to it ({@link #adopt}) as soon as it
+ * One thread per JVM, started on first use, that reaps every child given to it ({@link #spawn}) as soon as it
  * ends: it waits on all their pidfds at once with epoll (Linux 5.3+), and asks waitpid(WNOHANG) every
  * {@link #POLL_MILLIS} ms for those without one (no pidfd_open, or it failed). It reaps nothing else: children
  * of a plain spawn stay their caller's. 10,000 children cost this one thread and a pidfd each.
@@ -39,56 +40,73 @@ public final class Reaper {
     private static final Map<Integer, OwnedChild> BY_PIDFD = new ConcurrentHashMap<>();
     private static final Set<OwnedChild> POLLED = ConcurrentHashMap.newKeySet();
     private static final Set<OwnedChild> KILL_ON_EXIT = ConcurrentHashMap.newKeySet();
-    private static Reaper instance;
+    private static volatile Reaper instance;
 
     private final int epoll; // -1 where there is no epoll (not Linux): only the waitpid route
     private final int wakeRead, wakeWrite;
 
-    private Reaper() {
-        try (Pipe wake = Pipe.open()) { // pipe2 where there is one (not macOS)
-            wakeRead = wake.takeRead();
-            wakeWrite = wake.takeWrite();
-        } catch (SpawnError e) {
-            throw new IllegalStateException(e.getMessage());
-        }
-        Pipe.setNonBlocking(wakeRead);
-        Pipe.setNonBlocking(wakeWrite);
-        if (Native.LINUX) {
-            epoll = LinuxCalls.Bound.LINUX.epoll_create1(LinuxCalls.EPOLL_CLOEXEC);
-            if (epoll < 0) throw new IllegalStateException("epoll_create1: " + Errno.valueOf(LinuxCalls.Bound.errno()));
-            watch(wakeRead);
-        } else {
-            epoll = -1;
-        }
+    private Reaper(int epoll, int wakeRead, int wakeWrite) {
+        this.epoll = epoll;
+        this.wakeRead = wakeRead;
+        this.wakeWrite = wakeWrite;
         Thread thread = new Thread(this::loop, "posix-spawn-reaper");
         thread.setDaemon(true);
         thread.start();
         Runtime.getRuntime().addShutdownHook(new Thread(Reaper::killOnExit, "posix-spawn-kill-on-exit"));
     }
 
-    private static synchronized Reaper instance() {
-        if (instance == null) instance = new Reaper();
+    /** The reaper, started on first use; what it cannot open (EMFILE) is the caller's SpawnError, and left open is nothing. */
+    private static synchronized Reaper instance() throws SpawnError {
+        if (instance != null) return instance;
+        int wakeRead, wakeWrite;
+        try (Pipe wake = Pipe.open()) { // pipe2 where there is one (not macOS)
+            wakeRead = wake.takeRead();
+            wakeWrite = wake.takeWrite();
+        }
+        Pipe.setNonBlocking(wakeRead);
+        Pipe.setNonBlocking(wakeWrite);
+        int epoll = -1;
+        if (Native.LINUX) {
+            epoll = LinuxCalls.Bound.LINUX.epoll_create1(LinuxCalls.EPOLL_CLOEXEC);
+            int errno = epoll < 0 ? LinuxCalls.Bound.errno() : watch(epoll, wakeRead);
+            if (errno != 0) {
+                for (int fd : new int[] {epoll, wakeRead, wakeWrite}) if (fd >= 0) Native.libc.close(fd);
+                throw SpawnError.errno(errno, epoll < 0 ? "epoll_create1" : "epoll_ctl");
+            }
+        }
+        instance = new Reaper(epoll, wakeRead, wakeWrite);
         return instance;
     }
 
     /**
-     * Gives the reaper the caller's child {@code pid}, which nobody else may wait for from now on.
+     * Starts the child the plan describes and gives it to the reaper, which alone waits for it from now on.
+     * The reaper is started first, so a reaper that cannot start leaves no child without a waiter.
      *
      * @param leadsGroup the child leads a process group of its own (signals may go to the group)
      * @param killOnExit TERM, then KILL, when the JVM exits
      */
-    public static OwnedChild adopt(long pid, boolean leadsGroup, boolean killOnExit) {
+    public static OwnedChild spawn(SpawnPlan plan, boolean leadsGroup, boolean killOnExit) throws SpawnError {
         Reaper reaper = instance();
+        return reaper.adopt(Spawner.spawn(plan), leadsGroup, killOnExit);
+    }
+
+    private OwnedChild adopt(long pid, boolean leadsGroup, boolean killOnExit) {
+        // pidfd_open may fail (EMFILE, an old kernel), and so may epoll_ctl (ENOMEM, ENOSPC: max_user_watches):
+        // then this child is asked about by waitpid instead.
         int pidfd = Features.pidfdOpen() ? (int) LinuxCalls.Bound.LINUX.syscall(Constants.PIDFD_OPEN_SYSCALL, pid, 0, 0, 0) : -1;
         OwnedChild child = new OwnedChild(pid, pidfd, leadsGroup, killOnExit);
-        OWNED.put(pid, child);
+        OWNED.put(pid, child); // before the reaper can see it end
         if (killOnExit) KILL_ON_EXIT.add(child);
         if (pidfd >= 0) {
-            BY_PIDFD.put(pidfd, child);
-            reaper.watch(pidfd); // the reaper's epoll_wait sees it at once, even when it has already exited
-        } else {
+            BY_PIDFD.put(pidfd, child); // before the watch: epoll_wait sees it at once, even when it has already exited
+            if (watch(epoll, pidfd) != 0) { // never watched, so not reaped meanwhile
+                BY_PIDFD.remove(pidfd);
+                child.withoutPidfd();
+            }
+        }
+        if (child.route() == Route.WAITPID_POLL) {
             POLLED.add(child);
-            reaper.wake(); // a blocked epoll_wait would not look at it otherwise
+            wake(); // a blocked epoll_wait would not look at it otherwise
         }
         Route.LAST.set(child.route());
         return child;
@@ -104,14 +122,13 @@ public final class Reaper {
         return new ArrayList<>(OWNED.keySet());
     }
 
-    private void watch(int fd) {
+    /** Adds {@code fd} to the epoll set; 0, or the errno. */
+    private static int watch(int epoll, int fd) {
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(16))) {
             Pointer event = mem.reserve(16);
             event.putInt(0, LinuxCalls.EPOLLIN);
             event.putLong(LinuxCalls.EVENT_DATA, fd);
-            if (LinuxCalls.Bound.LINUX.epoll_ctl(epoll, LinuxCalls.EPOLL_CTL_ADD, fd, event) != 0) {
-                throw new IllegalStateException("epoll_ctl: " + Errno.valueOf(LinuxCalls.Bound.errno()));
-            }
+            return LinuxCalls.Bound.LINUX.epoll_ctl(epoll, LinuxCalls.EPOLL_CTL_ADD, fd, event) == 0 ? 0 : LinuxCalls.Bound.errno();
         }
     }
 
@@ -158,9 +175,17 @@ public final class Reaper {
         return 0;
     }
 
-    /** Called by {@link OwnedChild} once it has ended, on the reaper's thread, before it closes {@code pidfd} (or -1). */
+    /**
+     * Called by {@link OwnedChild} once it has ended, on the reaper's thread, before it closes {@code pidfd}
+     * (or -1). The pidfd leaves the epoll set here, not by its close: a child being spawned meanwhile holds a
+     * copy of this process's descriptors until its exec, which would keep it registered, reported readable
+     * under its number while that number is already another child's.
+     */
     static void forget(OwnedChild child, int pidfd) {
-        if (pidfd >= 0) BY_PIDFD.remove(pidfd, child);
+        if (pidfd >= 0) {
+            LinuxCalls.Bound.LINUX.epoll_ctl(instance.epoll, LinuxCalls.EPOLL_CTL_DEL, pidfd, null);
+            BY_PIDFD.remove(pidfd, child);
+        }
         OWNED.remove(child.pid, child);
         KILL_ON_EXIT.remove(child);
     }

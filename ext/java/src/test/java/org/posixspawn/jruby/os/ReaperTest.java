@@ -35,7 +35,7 @@ class ReaperTest {
                 results.add(threads.submit(() -> {
                     int unreaped = 0;
                     for (int i = 0; i < 250; i++) {
-                        OwnedChild child = Reaper.adopt(Spawner.spawn(plan), false, false);
+                        OwnedChild child = Reaper.spawn(plan, false, false);
                         if (!child.awaitEnd(System.nanoTime() + TimeUnit.SECONDS.toNanos(10))) unreaped++;
                         else assertEquals(0, child.rawStatus());
                     }
