@@ -11,27 +11,6 @@ RSpec.describe POSIX::Spawn::Handle do
     include_examples 'handle behaviour', :waitpid_poll
   end
 
-  describe 'bad input' do
-    it 'names the culprit, and starts nothing' do
-      children = ProcessResources.children
-      expect { POSIX::Spawn.start('true', kill_on_exit: 1) }.to raise_error(ArgumentError, 'expected true or false as kill_on_exit: 1')
-      expect { POSIX::Spawn.start('true', out: :pipes) }.to raise_error(ArgumentError, /wrong exec redirect symbol: pipes/)
-      expect { POSIX::Spawn.start('no-such-program-here') }.to raise_error(Errno::ENOENT, /no-such-program-here/)
-      expect { POSIX::Spawn.spawn('true', detach: 'yes') }.to raise_error(ArgumentError, 'expected true or false as detach: yes')
-      handle = POSIX::Spawn.start('sleep', '30')
-      expect { handle.wait(timeout: '1') }.to raise_error(TypeError, 'timeout option must be a number of seconds, not String')
-      expect { handle.wait(timeout: Float::NAN) }.to raise_error(ArgumentError, 'timeout option must be a number of seconds, not NaN')
-      expect { handle.terminate(grace: nil) }.to raise_error(TypeError, /grace option/)
-      expect { handle.signal(:NOSUCH) }.to raise_error(ArgumentError, "unsupported signal `SIGNOSUCH'")
-      expect { handle.signal(1.5) }.to raise_error(ArgumentError, 'bad signal type Float')
-      expect { handle.signal(-9) }.to raise_error(ArgumentError, 'invalid signal number (-9)')
-      expect { handle.signal(1000) }.to raise_error(Errno::EINVAL)
-      expect { handle.on_exit }.to raise_error(ArgumentError, 'on_exit needs a block')
-      expect(handle.terminate(grace: 0.1)).not_to be_success
-      expect(ProcessResources.children.keys - children.keys).to eq([])
-    end
-  end
-
   describe 'kill_on_exit' do
     it 'gives the child TERM when a separate JRuby exits, KILL when it ignores TERM, and KILL to its group either way' do
       reader, writer = IO.pipe

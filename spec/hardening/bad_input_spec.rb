@@ -10,7 +10,8 @@ require 'json'
 #   [API, ARGUMENTS, MRI_CLASS, MRI_MESSAGE]                          the gem raises what MRI raises
 #   [API, ARGUMENTS, MRI_CLASS, MRI_MESSAGE, GEM_CLASS, GEM_MESSAGE]  the gem differs on purpose (reason below)
 #
-# - API: :spawn, :system, :backtick, :popen4 or :child (MalformedCall::GEM and MRI_TWIN call it).
+# - API: :spawn, :system, :backtick, :popen4, :child, :start, or a Handle method (:wait, :signal, :terminate,
+#   :communicate, :on_exit, called on a fresh handle of `sleep 30`) (MalformedCall::GEM and MRI_TWIN call it).
 # - ARGUMENTS: the call's arguments as Ruby source, %q(...), evaluated fresh for each call with the
 #   helpers of MalformedCall::Fixtures (closed_io, fileno_only, ...): the same text runs under MRI.
 # - MRI_CLASS, MRI_MESSAGE: what MRI raises; nil, nil when MRI accepts the call (the gem must too). A
@@ -195,7 +196,48 @@ module MalformedCall
     [:child,    %q('true', streams: proc {}),                 :posix_spawn_gem, nil,                                      TypeError, 'streams option must be a Hash of :stdout and :stderr to callables, not Proc'],
     [:child,    %q('true', streams: { stdin: proc {} }),      :posix_spawn_gem, nil,                                      ArgumentError, 'streams option takes :stdout and :stderr, not :stdin'],
     [:child,    %q('true', streams: { 'stdout' => proc {} }), :posix_spawn_gem, nil,                                      ArgumentError, 'streams option takes :stdout and :stderr, not "stdout"'],
-    [:child,    %q('true', streams: { stderr: 'log' }),       :posix_spawn_gem, nil,                                      TypeError, "streams option's :stderr must respond to call, not String"]
+    [:child,    %q('true', streams: { stderr: 'log' }),       :posix_spawn_gem, nil,                                      TypeError, "streams option's :stderr must respond to call, not String"],
+    [:start,    %q(),                                         ArgumentError, 'wrong number of arguments (given 0, expected 1+)'],
+    [:start,    %q([]),                                       ArgumentError, 'wrong first argument'],
+    [:start,    %q('no-such-program-here'),                   Errno::ENOENT, 'No such file or directory - no-such-program-here'],
+    [:start,    %q('true', bogus: 1),                         ArgumentError, 'wrong exec option symbol: bogus'],
+    [:start,    %q('true', out: :pipes),                      ArgumentError, 'wrong exec redirect symbol: pipes'],
+    [:start,    %q('true', in: :pipe, out: :pipe, err: :pipe), :gem_only,    nil],
+    [:start,    %q('true', kill_on_exit: 1),                  :gem_only,     nil,                                         ArgumentError, 'expected true or false as kill_on_exit: 1'],
+    [:start,    %q('true', kill_on_exit: 'yes'),              :gem_only,     nil,                                         ArgumentError, 'expected true or false as kill_on_exit: yes'],
+    [:start,    %q('true', setsid: 1),                        :gem_only,     nil,                                         ArgumentError, 'expected true or false as setsid: 1'],
+    [:wait,     %q(timeout: '1'),                             :gem_only,     nil,                                         TypeError, 'timeout option must be a number of seconds, not String'],
+    [:wait,     %q(timeout: :soon),                           :gem_only,     nil,                                         TypeError, 'timeout option must be a number of seconds, not Symbol'],
+    [:wait,     %q(timeout: 1i),                              :gem_only,     nil,                                         TypeError, 'timeout option must be a number of seconds, not Complex'],
+    [:wait,     %q(timeout: Float::NAN),                      :gem_only,     nil,                                         ArgumentError, 'timeout option must be a number of seconds, not NaN'],
+    [:wait,     %q(timeout: -1),                              :gem_only,     nil],
+    [:wait,     %q(timeout: 0.01),                            :gem_only,     nil],
+    [:wait,     %q(1),                                        :gem_only,     nil,                                         ArgumentError, 'wrong number of arguments (given 1, expected 0)'],
+    [:wait,     %q(bogus: 1),                                 :gem_only,     nil,                                         ArgumentError, 'unknown keyword: :bogus'],
+    [:signal,   %q(:NOSUCH),                                  ArgumentError, "unsupported signal `SIGNOSUCH'"],
+    [:signal,   %q('SIGNOSUCH'),                              ArgumentError, "unsupported signal `SIGNOSUCH'"],
+    [:signal,   %q('term'),                                   ArgumentError, "unsupported signal `SIGterm'"],
+    [:signal,   %q(1.5),                                      ArgumentError, 'bad signal type Float'],
+    [:signal,   %q(nil),                                      ArgumentError, 'bad signal type NilClass'],
+    [:signal,   %q(1000),                                     Errno::EINVAL, 'Invalid argument',                          Errno::EINVAL, /\AInvalid argument - signal 1000 to pid \d+\z/],
+    [:signal,   %q(-9),                                       Errno::ESRCH,  'No such process',                           ArgumentError, 'invalid signal number (-9)'],
+    [:signal,   %q(0),                                        nil,           nil],
+    [:signal,   %q(:TERM),                                    nil,           nil],
+    [:signal,   %q('SIGHUP'),                                 nil,           nil],
+    [:terminate, %q(grace: nil),                              :gem_only,     nil,                                         TypeError, 'grace option must be a number of seconds, not nil'],
+    [:terminate, %q(grace: 'soon'),                           :gem_only,     nil,                                         TypeError, 'grace option must be a number of seconds, not String'],
+    [:terminate, %q(grace: Float::NAN),                       :gem_only,     nil,                                         ArgumentError, 'grace option must be a number of seconds, not NaN'],
+    [:terminate, %q(grace: -1),                               :gem_only,     nil],
+    [:terminate, %q(:KILL),                                   :gem_only,     nil,                                         ArgumentError, 'wrong number of arguments (given 1, expected 0)'],
+    [:communicate, %q(1),                                     :gem_only,     nil,                                         TypeError, 'input must be a String, not Integer'],
+    [:communicate, %q(:data),                                 :gem_only,     nil,                                         TypeError, 'input must be a String, not Symbol'],
+    [:communicate, %q(timeout: '1'),                          :gem_only,     nil,                                         TypeError, 'timeout option must be a number of seconds, not String'],
+    [:communicate, %q(timeout: Float::NAN),                   :gem_only,     nil,                                         ArgumentError, 'timeout option must be a number of seconds, not NaN'],
+    [:communicate, %q(wait_delay: :x),                        :gem_only,     nil,                                         TypeError, 'wait_delay option must be a number of seconds, not Symbol'],
+    [:communicate, %q(wait_delay: Float::NAN),                :gem_only,     nil,                                         ArgumentError, 'wait_delay option must be a number of seconds, not NaN'],
+    [:communicate, %q(bogus: 1),                              :gem_only,     nil,                                         ArgumentError, 'unknown keyword: :bogus'],
+    [:on_exit,  %q(),                                         :gem_only,     nil,                                         ArgumentError, 'on_exit needs a block'],
+    [:spawn,    %q('true', detach: 'yes'),                    :gem_only,     nil,                                         ArgumentError, 'expected true or false as detach: yes']
   ].freeze
 end
 
@@ -217,6 +259,10 @@ RSpec.describe 'bad input' do
   #   called fails at the first chunk, an unknown stream is ignored). The gem raises before spawning,
   #   naming the option.
   # - setsid (:gem_only): the gem's own spawn option (README), unknown to MRI ("wrong exec option symbol").
+  # - POSIX::Spawn.start and Handle (:gem_only for their own options): start is spawn with :pipe streams
+  #   and :kill_on_exit; Handle#signal reads a signal as Process.kill does, but names the signal and the
+  #   pid in an EINVAL, and refuses a negative number (Process.kill's "signal the group") with
+  #   ArgumentError: a handle signals its group only through #terminate.
 
   rows = MalformedCall::CALLS.map { |row| MalformedCall::Row.new(*row) }
 
@@ -229,10 +275,10 @@ RSpec.describe 'bad input' do
     RUBY_VERSION >= '3.4' ? message.gsub(/`([^`']*)'/, "'\\1'") : message
   end
 
-  it 'has at least 60 malformed calls, across spawn, system, backtick, popen4 and Child' do
+  it 'has at least 60 malformed calls, across spawn, system, backtick, popen4, Child, start and Handle' do
     raising = rows.select(&:expected_class)
     expect(raising.size).to be >= 60
-    expect(raising.map(&:api).uniq).to contain_exactly(:spawn, :system, :backtick, :popen4, :child)
+    expect(raising.map(&:api).uniq).to contain_exactly(:spawn, :system, :backtick, :popen4, :child, :start, :wait, :signal, :terminate, :communicate, :on_exit)
   end
 
   rows.each do |row|

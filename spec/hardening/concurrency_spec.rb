@@ -81,3 +81,52 @@ RSpec.describe 'concurrent spawns' do
     end
   end
 end
+
+# Eight threads start, wait for and terminate handles at once, each ending handles the others started:
+# every status is the right one, and the reaper is left holding nothing.
+RSpec.describe 'concurrent handles' do
+  def descriptors_but_selectors
+    ProcessResources.descriptors.reject { |_, target| target.match?(/\Aanon_inode:\[(eventpoll|eventfd)\]\z/) }
+  end
+
+  # Each round: a handle of `exit N` waited for by its starter, one reporting its token on a pipe, and one
+  # left running for another thread to terminate (a Queue shared by all); then one taken from that Queue.
+  def run_threads(rounds)
+    running = Queue.new
+    failures = Queue.new
+    threads = Array.new(ConcurrentSpawns::SPAWNING_THREADS) do |index|
+      Thread.new do
+        rounds.times do |round|
+          code = (index * rounds + round) % 256
+          status = POSIX::Spawn.start('sh', '-c', "exit #{code}").wait
+          failures << "thread #{index} round #{round}: #{status.inspect}, expected exit #{code}" unless status.exitstatus == code
+          token = "thread-#{index}-round-#{round}"
+          reporter = POSIX::Spawn.start({ 'TOKEN' => token }, 'sh', '-c', 'echo "$TOKEN"', out: :pipe)
+          out, = reporter.communicate
+          failures << "thread #{index} round #{round}: #{out.inspect}" unless out == "#{token}\n" && reporter.status.success?
+          running << POSIX::Spawn.start('sleep', '30')
+          other = running.pop
+          ended = other.terminate(grace: 5)
+          failures << "thread #{index} round #{round}: terminate gave #{ended.inspect}" unless ended.termsig == Signal.list['TERM']
+        end
+      rescue Exception => e # rubocop:disable Lint/RescueException -- any exception is a failure to report
+        failures << "thread #{index}: #{e.class}: #{e.message}"
+      end
+    end
+    hung = threads.reject { |t| t.join(600) }
+    expect(hung).to be_empty, "#{hung.size} threads still running: deadlock?"
+    failed = Array.new(failures.size) { failures.pop }
+    expect(failed).to be_empty, "#{failed.size} failures:\n#{failed.join("\n")}"
+  end
+
+  { 20 => {}, 500 => { long: true } }.each do |rounds, tags|
+    it "#{ConcurrentSpawns::SPAWNING_THREADS} threads x #{rounds} rounds of starting, waiting and terminating handles: right statuses, nothing left", **tags do
+      run_threads(1) # the reaper's thread and descriptors, JRuby's per-thread selectors
+      before = { descriptors: descriptors_but_selectors, children: ProcessResources.children, threads: ProcessResources.threads }
+      run_threads(rounds)
+      after = -> { { descriptors: descriptors_but_selectors, children: ProcessResources.children, threads: ProcessResources.threads } }
+      expect(ProcessResources.settled_changes(before, new_only: true, &after)).to eq({})
+      expect(POSIX::Spawn::Native.reaper_owned_pids).to eq([])
+    end
+  end
+end

@@ -5,13 +5,38 @@ module MalformedCall
   # What each API of the gem is checked against in MRI. popen4 and Child have no MRI twin: they pass their
   # arguments (plus three pipe redirects, less Child's own options) to spawn, so Process.spawn is their
   # reference. Child's own options (:input, :timeout, :max, :pgroup_kill, :streams) are the MRI posix-spawn gem's.
+  # POSIX::Spawn.start's twin is Process.spawn too, Handle#signal's Process.kill (given a child of its own);
+  # Handle#wait, #terminate and #communicate have none.
   MRI_TWIN = {
     spawn: ->(args) { Process.spawn(*args) },
     system: ->(args) { Kernel.system(*args) },
     backtick: ->(args) { Kernel.send(:`, *args) },
     popen4: ->(args) { Process.spawn(*args) },
-    child: ->(args) { Process.spawn(*args) }
+    child: ->(args) { Process.spawn(*args) },
+    start: ->(args) { Process.spawn(*args) },
+    signal: lambda do |args|
+      pid = Process.spawn('sleep', '30')
+      begin
+        Process.kill(*args, pid)
+      ensure
+        Process.kill(:KILL, pid)
+        Process.wait(pid)
+      end
+      nil
+    end
   }.freeze
+
+  # Calls `method` of a fresh handle (on `sleep 30`, its three streams piped) with the arguments, a Hash
+  # last as keywords, then ends the child and closes the pipes.
+  def self.on_handle(method, args)
+    handle = POSIX::Spawn.start('sleep', '30', in: :pipe, out: :pipe, err: :pipe)
+    keywords = args.last.is_a?(Hash) ? args.pop : {}
+    handle.public_send(method, *args, **keywords)
+    nil
+  ensure
+    handle&.terminate(grace: 0) if handle&.alive?
+    [handle&.stdin, handle&.stdout, handle&.stderr].compact.each { |io| io.close unless io.closed? }
+  end
 
   # The gem's APIs, called the same way. popen4's pipes are closed and its child reaped by the caller.
   GEM = {
@@ -26,7 +51,18 @@ module MalformedCall
     child: lambda do |args|
       POSIX::Spawn::Child.new(*args)
       nil
-    end
+    end,
+    start: lambda do |args|
+      handle = POSIX::Spawn.start(*args)
+      handle.terminate(grace: 0)
+      [handle.stdin, handle.stdout, handle.stderr].compact.each(&:close)
+      nil
+    end,
+    wait: ->(args) { on_handle(:wait, args) },
+    signal: ->(args) { on_handle(:signal, args) },
+    terminate: ->(args) { on_handle(:terminate, args) },
+    communicate: ->(args) { on_handle(:communicate, args) },
+    on_exit: ->(args) { on_handle(:on_exit, args) }
   }.freeze
 
   # One row of the matrix: API, arguments (Ruby source), MRI's exception class and message (nil: MRI

@@ -1,5 +1,6 @@
 require 'json'
 require 'tmpdir'
+require 'stringio'
 require_relative 'process_resources'
 require_relative 'own_processes'
 
@@ -48,6 +49,42 @@ module SpawnLoad
       sleep 0.001 until child.pid || !runner.alive? # raised once the child runs, not before it starts
       runner.raise(Interrupted)
       expect_error(Interrupted) { runner.join }
+    end,
+    handle_wait_timed_out: lambda do |_|
+      handle = POSIX::Spawn.start('sleep', '30')
+      raise 'a wait of 0.01 s gave a status' if handle.wait(timeout: 0.01)
+
+      handle.terminate(grace: 1)
+    end,
+    handle_communicate_timed_out: lambda do |_|
+      handle = POSIX::Spawn.start('sh', '-c', 'echo x; exec sleep 30', in: :pipe, out: :pipe, err: :pipe)
+      expect_error(POSIX::Spawn::TimeoutExceeded) { handle.communicate('input', timeout: 0.01) }
+      handle.terminate(grace: 1)
+      out, = handle.communicate # Python's pattern: after the kill, collect what is left (and close the pipes)
+      raise "communicate after the timeout gave #{out.inspect}" unless out == "x\n"
+    end,
+    handle_terminated: lambda do |_|
+      handle = POSIX::Spawn.start('sh', '-c', 'trap "" TERM; echo ready; exec sleep 30', out: :pipe)
+      handle.stdout.gets # the trap is set
+      handle.stdout.close
+      status = handle.terminate(grace: 0.01)
+      raise "terminate gave #{status.inspect}" unless status.termsig == Signal.list['KILL']
+    end,
+    handle_signalled_after_exit: lambda do |_|
+      handle = POSIX::Spawn.start('true')
+      handle.wait
+      raise 'a signal after the end was delivered' if handle.signal(:TERM)
+    end,
+    handle_callback_raising: lambda do |_|
+      handle = POSIX::Spawn.start('cat', in: :pipe)
+      ran = Queue.new
+      handle.on_exit { raise IOError, 'a callback raising' }
+      handle.on_exit { |status| ran << status }
+      reports = capture_stderr do
+        handle.stdin.close
+        ran.pop
+      end
+      raise "the raising callback went unreported: #{reports.inspect}" unless reports.include?('IOError: a callback raising')
     end
   }.freeze
 
@@ -55,6 +92,16 @@ module SpawnLoad
   class Interrupted < StandardError; end
 
   module_function
+
+  # What the block's time wrote to $stderr (the reaper reports a raising callback there).
+  def capture_stderr
+    saved = $stderr
+    $stderr = StringIO.new
+    yield
+    $stderr.string
+  ensure
+    $stderr = saved
+  end
 
   def expect_error(error)
     yield

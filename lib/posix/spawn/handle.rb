@@ -125,6 +125,10 @@ module POSIX
         "#<#{self.class} pid #{pid} #{state}>"
       end
 
+      # How this Ruby's messages open a quote: MRI 3.4 changed `x' to 'x'.
+      OPEN_QUOTE = RUBY_VERSION >= '3.4' ? "'" : '`'
+      private_constant :OPEN_QUOTE
+
       class << self
         private
 
@@ -137,7 +141,7 @@ module POSIX
             sig
           when Symbol, String
             name = sig.to_s
-            Signal.list[name.delete_prefix('SIG')] or raise ArgumentError, "unsupported signal `SIG#{name.delete_prefix('SIG')}'"
+            Signal.list[name.delete_prefix('SIG')] or raise ArgumentError, "unsupported signal #{OPEN_QUOTE}SIG#{name.delete_prefix('SIG')}'"
           else
             raise ArgumentError, "bad signal type #{sig.class}"
           end
