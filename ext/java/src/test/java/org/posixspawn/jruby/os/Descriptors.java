@@ -20,7 +20,18 @@ final class Descriptors {
     /** Where the JVM's container support reads cgroup limits, on its own schedule; nothing here opens such a file. */
     private static final String JVM_CGROUP_READS = "/sys/fs/cgroup/";
 
+    /** The directory a listing of this process's descriptors opens: its descriptor is the listing's own. */
+    private static final String OWN_LISTING = "/proc/" + ownPid() + "/fd";
+
     private Descriptors() {}
+
+    private static String ownPid() {
+        try {
+            return Files.readSymbolicLink(Paths.get("/proc/self")).toString();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read /proc/self", e);
+        }
+    }
 
     /** This process's open descriptors: fd -> what it points at. */
     static Map<Integer, String> open() {
@@ -29,9 +40,10 @@ final class Descriptors {
             for (Path fd : dir) {
                 try {
                     String target = Files.readSymbolicLink(fd).toString();
-                    if (!target.startsWith(JVM_CGROUP_READS)) fds.put(Integer.parseInt(fd.getFileName().toString()), target);
+                    // The listing's own descriptor takes the lowest free number, so it moves as others come and go.
+                    if (!target.startsWith(JVM_CGROUP_READS) && !target.equals(OWN_LISTING)) fds.put(Integer.parseInt(fd.getFileName().toString()), target);
                 } catch (IOException e) {
-                    // closed while listed: the directory stream's own descriptor, or the JVM's
+                    // closed while listed: one of the JVM's
                 }
             }
         } catch (IOException e) {
