@@ -16,7 +16,36 @@ module ConcurrentSpawns
   SH
 end
 
+# What both suites share: threads started at once, and the descriptor reading they compare.
+module ConcurrentThreads
+  # Runs the block in SPAWNING_THREADS threads at once, given the thread's index and a Queue to push
+  # failures on; an exception counts as one. Expects no thread still running after ten minutes (generous:
+  # a deadlock shows that way) and no failure, naming each.
+  def in_threads_at_once
+    failures = Queue.new
+    threads = Array.new(ConcurrentSpawns::SPAWNING_THREADS) do |index|
+      Thread.new do
+        yield index, failures
+      rescue Exception => e # rubocop:disable Lint/RescueException -- any exception is a failure to report
+        failures << "thread #{index}: #{e.class}: #{e.message}"
+      end
+    end
+    hung = threads.reject { |t| t.join(600) }
+    expect(hung).to be_empty, "#{hung.size} threads still running: deadlock?"
+    failed = Array.new(failures.size) { failures.pop }
+    expect(failed).to be_empty, "#{failed.size} failures:\n#{failed.join("\n")}"
+  end
+
+  # JRuby keeps a pool of selectors (an eventpoll and an eventfd each) for blocking reads from many
+  # threads, grown as contention demands; the gem opens neither kind, so they are left out.
+  def descriptors_but_selectors
+    ProcessResources.descriptors.reject { |_, target| target.match?(/\Aanon_inode:\[(eventpoll|eventfd)\]\z/) }
+  end
+end
+
 RSpec.describe 'concurrent spawns' do
+  include ConcurrentThreads
+
   # Spawns one child for thread `index`, round `round`, and returns what it reported and what it should.
   def spawn_and_report(index, round, dir, extra)
     token = "thread-#{index}-round-#{round}-#{rand(2**64)}"
@@ -37,31 +66,15 @@ RSpec.describe 'concurrent spawns' do
     writer&.close unless writer&.closed?
   end
 
-  # JRuby keeps a pool of selectors (an eventpoll and an eventfd each) for blocking reads from many
-  # threads, grown as contention demands; the gem opens neither kind, so they are left out.
-  def descriptors_but_selectors
-    ProcessResources.descriptors.reject { |_, target| target.match?(/\Aanon_inode:\[(eventpoll|eventfd)\]\z/) }
-  end
-
   def run_threads(rounds)
     dirs = Array.new(ConcurrentSpawns::SPAWNING_THREADS) { |i| Dir.mktmpdir("posix-spawn-thread-#{i}-") }
     extras = dirs.map { |dir| File.open(File.join(dir, 'extra'), 'w') }
-    failures = Queue.new
-    threads = Array.new(ConcurrentSpawns::SPAWNING_THREADS) do |index|
-      Thread.new do
-        rounds.times do |round|
-          report, expected, status = spawn_and_report(index, round, File.realpath(dirs[index]), extras[index])
-          failures << "thread #{index} round #{round}: #{report.inspect}, expected #{expected.inspect}" unless report == expected && status.success?
-        end
-      rescue Exception => e # rubocop:disable Lint/RescueException -- any exception is a failure to report
-        failures << "thread #{index}: #{e.class}: #{e.message}"
+    in_threads_at_once do |index, failures|
+      rounds.times do |round|
+        report, expected, status = spawn_and_report(index, round, File.realpath(dirs[index]), extras[index])
+        failures << "thread #{index} round #{round}: #{report.inspect}, expected #{expected.inspect}" unless report == expected && status.success?
       end
     end
-    # Generous: a deadlock shows as a thread still running after ten minutes.
-    hung = threads.reject { |t| t.join(600) }
-    expect(hung).to be_empty, "#{hung.size} threads still running: deadlock?"
-    failed = Array.new(failures.size) { failures.pop }
-    expect(failed).to be_empty, "#{failed.size} failures:\n#{failed.join("\n")}"
   ensure
     extras&.each(&:close)
     dirs&.each { |dir| FileUtils.remove_entry(dir) }
@@ -85,38 +98,27 @@ end
 # Eight threads start, wait for and terminate handles at once, each ending handles the others started:
 # every status is the right one, and the reaper is left holding nothing.
 RSpec.describe 'concurrent handles' do
-  def descriptors_but_selectors
-    ProcessResources.descriptors.reject { |_, target| target.match?(/\Aanon_inode:\[(eventpoll|eventfd)\]\z/) }
-  end
+  include ConcurrentThreads
 
   # Each round: a handle of `exit N` waited for by its starter, one reporting its token on a pipe, and one
   # left running for another thread to terminate (a Queue shared by all); then one taken from that Queue.
   def run_threads(rounds)
     running = Queue.new
-    failures = Queue.new
-    threads = Array.new(ConcurrentSpawns::SPAWNING_THREADS) do |index|
-      Thread.new do
-        rounds.times do |round|
-          code = (index * rounds + round) % 256
-          status = POSIX::Spawn.start('sh', '-c', "exit #{code}").wait
-          failures << "thread #{index} round #{round}: #{status.inspect}, expected exit #{code}" unless status.exitstatus == code
-          token = "thread-#{index}-round-#{round}"
-          reporter = POSIX::Spawn.start({ 'TOKEN' => token }, 'sh', '-c', 'echo "$TOKEN"', out: :pipe)
-          out, = reporter.communicate
-          failures << "thread #{index} round #{round}: #{out.inspect}" unless out == "#{token}\n" && reporter.status.success?
-          running << POSIX::Spawn.start('sleep', '30')
-          other = running.pop
-          ended = other.terminate(grace: 5)
-          failures << "thread #{index} round #{round}: terminate gave #{ended.inspect}" unless ended.termsig == Signal.list['TERM']
-        end
-      rescue Exception => e # rubocop:disable Lint/RescueException -- any exception is a failure to report
-        failures << "thread #{index}: #{e.class}: #{e.message}"
+    in_threads_at_once do |index, failures|
+      rounds.times do |round|
+        code = (index * rounds + round) % 256
+        status = POSIX::Spawn.start('sh', '-c', "exit #{code}").wait
+        failures << "thread #{index} round #{round}: #{status.inspect}, expected exit #{code}" unless status.exitstatus == code
+        token = "thread-#{index}-round-#{round}"
+        reporter = POSIX::Spawn.start({ 'TOKEN' => token }, 'sh', '-c', 'echo "$TOKEN"', out: :pipe)
+        out, = reporter.communicate
+        failures << "thread #{index} round #{round}: #{out.inspect}" unless out == "#{token}\n" && reporter.status.success?
+        running << POSIX::Spawn.start('sleep', '30')
+        other = running.pop
+        ended = other.terminate(grace: 5)
+        failures << "thread #{index} round #{round}: terminate gave #{ended.inspect}" unless ended.termsig == Signal.list['TERM']
       end
     end
-    hung = threads.reject { |t| t.join(600) }
-    expect(hung).to be_empty, "#{hung.size} threads still running: deadlock?"
-    failed = Array.new(failures.size) { failures.pop }
-    expect(failed).to be_empty, "#{failed.size} failures:\n#{failed.join("\n")}"
   end
 
   { 20 => {}, 500 => { long: true } }.each do |rounds, tags|
