@@ -212,7 +212,7 @@ public final class Capture implements AutoCloseable {
         synchronized (wakeLock) {
             if (wakeWrite < 0) return; // closed: the fd number may belong to someone else by now
             try (NativeBlock one = new NativeBlock(NativeBlock.align(1))) {
-                Native.libc.write(wakeWrite, one.reserve(1), 1); // a full pipe (EAGAIN) is woken already
+                Native.extra().write(wakeWrite, one.reserve(1), 1); // a full pipe (EAGAIN) is woken already
             }
         }
     }
@@ -240,7 +240,7 @@ public final class Capture implements AutoCloseable {
 
     /** Writes what stdin takes now; closes it when all is written or the child stopped reading (EPIPE). */
     private void feed() throws SpawnError {
-        long n = Native.libc.write(stdin, input, input.remaining());
+        long n = Native.extra().write(stdin, input, input.remaining());
         if (n > 0) {
             input.position(input.position() + (int) n);
             moved = true;
@@ -260,7 +260,7 @@ public final class Capture implements AutoCloseable {
         long room = into.makeRoom();
         long allowed = max - outputTotal;
         if (max >= 0 && allowed < room) room = allowed + 1; // one byte past max proves excess; no overflow near Long.MAX_VALUE
-        long n = Native.libc.read(fd, into.end(), room);
+        long n = Native.extra().read(fd, into.end(), room);
         if (n > 0) {
             moved = true;
             into.advance(n);
@@ -284,7 +284,7 @@ public final class Capture implements AutoCloseable {
 
     private void drainWakeups() {
         ByteBuffer sink = ByteBuffer.allocate(64);
-        while (Native.libc.read(wakeRead, sink, 64) == 64) sink.clear();
+        while (Native.extra().read(wakeRead, sink, 64) == 64) sink.clear();
     }
 
     private static void closeAll(int... fds) {

@@ -102,20 +102,20 @@ public final class CaptureBuffer {
             long size = Math.min(LARGEST_OUTPUT, Math.max(FIRST_MAPPING, 2 * capacity));
             boolean remap = buffer != null && Features.mremap();
             Pointer grown = remap
-                    ? Native.libc.mremap(buffer, capacity, size, Constants.MREMAP_MAYMOVE)
-                    : Native.libc.mmap(null, size, Constants.PROT_READ_WRITE, Constants.MAP_PRIVATE_ANONYMOUS, -1, 0);
+                    ? Native.extra().mremap(buffer, capacity, size, Constants.MREMAP_MAYMOVE)
+                    : Native.extra().mmap(null, size, Constants.PROT_READ_WRITE, Constants.MAP_PRIVATE_ANONYMOUS, -1, 0);
             if (grown == null || grown.address() == -1L) {
                 throw SpawnError.noMemory("cannot map " + size + " bytes for the child's output: " + Errno.valueOf(Native.errno()));
             }
             if (buffer != null) {
                 if (!remap) { // the bytes so far move to the new mapping in one copy
                     MemoryIO.getInstance().copyMemory(buffer.address(), grown.address(), length);
-                    Native.libc.munmap(buffer, capacity);
+                    Native.extra().munmap(buffer, capacity);
                 }
                 LAST_GROWTH.set(remap ? Strategy.CaptureBuffer.MREMAP : Strategy.CaptureBuffer.MMAP_COPY);
             }
             // A hint (Linux), ignored where unsupported.
-            if (size >= Constants.HUGE_PAGE && Constants.MADV_HUGEPAGE >= 0) Native.libc.madvise(grown, size, Constants.MADV_HUGEPAGE);
+            if (size >= Constants.HUGE_PAGE && Constants.MADV_HUGEPAGE >= 0) Native.extra().madvise(grown, size, Constants.MADV_HUGEPAGE);
             use(grown, size);
         }
         return capacity - length;
@@ -157,14 +157,14 @@ public final class CaptureBuffer {
         bytes = copy();
         if (buffer == null) return;
         if (capacity > KEPT_MAPPING) {
-            Native.libc.munmap(buffer.slice(KEPT_MAPPING), capacity - KEPT_MAPPING);
+            Native.extra().munmap(buffer.slice(KEPT_MAPPING), capacity - KEPT_MAPPING);
             capacity = KEPT_MAPPING;
         }
         // Kept, but lazily freed: under memory pressure the kernel takes the pages back (the next run then
         // faults them in again), so the spare costs memory only where memory is plentiful. Before the
         // hand-over: once it is the spare, another run may be writing into it.
-        Native.libc.madvise(buffer, capacity, Constants.MADV_FREE);
-        if (!SPARE.compareAndSet(null, new Mapping(buffer, capacity))) Native.libc.munmap(buffer, capacity);
+        Native.extra().madvise(buffer, capacity, Constants.MADV_FREE);
+        if (!SPARE.compareAndSet(null, new Mapping(buffer, capacity))) Native.extra().munmap(buffer, capacity);
         buffer = null;
     }
 }

@@ -35,7 +35,7 @@ final class FsThread {
     private FsThread() {
         int err, fd = -1;
         try {
-            err = executor.submit(() -> Native.libc.unshare(Constants.CLONE_FS) == 0 ? 0 : Native.errno()).get();
+            err = executor.submit(() -> Native.extra().unshare(Constants.CLONE_FS) == 0 ? 0 : Native.errno()).get();
             if (err == 0) fd = executor.submit(() -> openProcFile("/proc/thread-self/children")).get();
         } catch (InterruptedException | ExecutionException e) {
             err = -1;
@@ -57,7 +57,7 @@ final class FsThread {
     /** On this thread: give it the plan's directory and umask (or the process's), which the child inherits. */
     void prepare(SpawnPlan plan) throws SpawnError {
         Spawner.changeDirectoryOfThisThread(plan);
-        Native.libc.umask(plan.umask >= 0 ? plan.umask : processUmask());
+        Native.extra().umask(plan.umask >= 0 ? plan.umask : processUmask());
     }
 
     /** The process's umask, read without changing it: from the main thread's /proc status. */
@@ -71,7 +71,7 @@ final class FsThread {
     /** The pids of the live (or unreaped) children this thread spawned. */
     Set<Long> children() throws SpawnError {
         Set<Long> pids = new HashSet<>();
-        if (Native.libc.lseek(childrenFd, 0, Constants.SEEK_SET) < 0) throw SpawnError.errno(Native.errno(), "/proc/thread-self/children");
+        if (Native.extra().lseek(childrenFd, 0, Constants.SEEK_SET) < 0) throw SpawnError.errno(Native.errno(), "/proc/thread-self/children");
         String list = readAll(childrenFd, "/proc/thread-self/children");
         for (String pid : list.trim().split(" ")) if (!pid.isEmpty()) pids.add(Long.parseLong(pid));
         return pids;
@@ -105,7 +105,7 @@ final class FsThread {
             Pointer buffer = mem.reserve(chunk);
             ByteArrayOutputStream text = new ByteArrayOutputStream();
             long n;
-            while ((n = Native.libc.read(fd, buffer, chunk)) != 0) {
+            while ((n = Native.extra().read(fd, buffer, chunk)) != 0) {
                 if (n < 0 && Native.errno() == Constants.EINTR) continue;
                 if (n < 0) throw SpawnError.errno(Native.errno(), path);
                 byte[] bytes = new byte[(int) n];

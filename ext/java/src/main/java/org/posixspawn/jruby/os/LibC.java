@@ -1,31 +1,22 @@
 package org.posixspawn.jruby.os;
 
-import java.nio.ByteBuffer;
-
 import jnr.ffi.Pointer;
-import jnr.ffi.annotations.In;
-import jnr.ffi.annotations.Out;
-import jnr.ffi.annotations.Pinned;
 import jnr.ffi.annotations.SaveError;
 import jnr.ffi.annotations.Variadic;
 import jnr.ffi.types.pid_t;
 import jnr.ffi.types.size_t;
-import jnr.ffi.types.ssize_t;
 
 /**
- * The C library calls the spawner and the capture loop make, bound with jnr-ffi (inside JRuby).
- * posix_spawn and friends return their error code instead of setting errno; the rest report
- * through errno, which {@link SaveError} keeps for {@code LastError}. Variadic functions (open, fcntl,
- * mremap, syscall) are bound as variadic, as jnr-posix binds them: on macOS arm64 variadic arguments go on
- * the stack, where a fixed-arity call would leave them in registers the callee never reads (jruby/jruby#6983).
+ * The C library calls a spawn makes, bound with jnr-ffi (inside JRuby) when {@link Native} is first used;
+ * every other call is in {@link LibCExtra}, bound on first use: jnr-ffi generates a stub for every function
+ * of an interface when it binds it, so the first spawn of a JVM pays only for these. posix_spawn and
+ * friends return their error code instead of setting errno; the rest report through errno, which
+ * {@link SaveError} keeps for {@code LastError}. Variadic functions (open, fcntl here; mremap, syscall in
+ * LibCExtra) are bound as variadic, as jnr-posix binds them: on macOS arm64 variadic arguments go on the
+ * stack, where a fixed-arity call would leave them in registers the callee never reads (jruby/jruby#6983).
  */
 public interface LibC {
     Pointer malloc(@size_t long size);
-    @SaveError Pointer mmap(Pointer address, @size_t long length, int protection, int flags, int fd, long offset);
-    /** Linux. */
-    @SaveError @Variadic(fixedCount = 4) Pointer mremap(Pointer address, @size_t long oldLength, @size_t long newLength, int flags);
-    @SaveError int munmap(Pointer address, @size_t long length);
-    @SaveError int madvise(Pointer address, @size_t long length, int advice);
     void free(Pointer p);
 
     int posix_spawn(Pointer pid, Pointer path, Pointer fileActions, Pointer attr, Pointer argv, Pointer envp);
@@ -50,26 +41,7 @@ public interface LibC {
 
     @SaveError @Variadic(fixedCount = 2) int open(Pointer path, int flags, int mode);
     @SaveError int close(int fd);
-    @SaveError int pipe(Pointer fds);
-    /** Linux, FreeBSD. */
-    @SaveError int pipe2(Pointer fds, int flags);
     @SaveError @Variadic(fixedCount = 2) int fcntl(int fd, int cmd, int arg);
-    @SaveError @ssize_t long read(int fd, Pointer buf, @size_t long count);
-    @SaveError @ssize_t long write(int fd, Pointer buf, @size_t long count);
-    /** read(2) straight into a Java array (a heap buffer, from its position), pinned rather than copied. */
-    @SaveError @ssize_t long read(int fd, @Out @Pinned ByteBuffer buf, @size_t long count);
-    /** write(2) straight from a Java array (a heap buffer, from its position), pinned rather than copied. */
-    @SaveError @ssize_t long write(int fd, @In @Pinned ByteBuffer buf, @size_t long count);
-    @SaveError int poll(Pointer fds, long nfds, int timeoutMillis);
-    @SaveError int chdir(Pointer path);
-    @SaveError Pointer getcwd(Pointer buffer, @size_t long size);
-    @SaveError long lseek(int fd, long offset, int whence);
     @SaveError int access(Pointer path, int mode);
-    int umask(int mask);
-    @SaveError int mkfifo(Pointer path, int mode);
-    @SaveError int unshare(int flags);
-    @SaveError @pid_t long waitpid(@pid_t long pid, Pointer status, int options);
-    @SaveError int kill(@pid_t long pid, int signal);
-    @SaveError int prlimit(@pid_t long pid, int resource, Pointer newLimit, Pointer oldLimit);
-    @SaveError @Variadic(fixedCount = 1) long syscall(long number, long a1, long a2);
+    @SaveError Pointer getcwd(Pointer buffer, @size_t long size);
 }

@@ -7,7 +7,7 @@ import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
 import org.posixspawn.jruby.os.platform.PlatformProfile;
 
-/** The bound C library (constants: {@link Constants}; optional calls: {@link Features}). */
+/** The bound C library: {@link LibC} at once, {@link LibCExtra} on first use (constants: {@link Constants}; optional calls: {@link Features}). */
 public final class Native {
     public static final LibC libc = LibraryLoader.create(LibC.class).load(Platform.getNativePlatform().getStandardCLibraryName());
     static final Runtime runtime = Runtime.getRuntime(libc);
@@ -16,6 +16,15 @@ public final class Native {
     public static final PlatformProfile PROFILE = PlatformProfile.current();
 
     private Native() {}
+
+    /** The calls beyond a spawn, bound on first use ({@link LibCExtra}). */
+    public static LibCExtra extra() {
+        return Extra.LIBC;
+    }
+
+    private static final class Extra {
+        static final LibCExtra LIBC = LibraryLoader.create(LibCExtra.class).load(Platform.getNativePlatform().getStandardCLibraryName());
+    }
 
     /** Refuses (NotImplementedError in Ruby) where this platform has no profile, naming it. */
     static void requireProfile() throws SpawnError {

@@ -84,13 +84,13 @@ public final class OwnedChild {
         long r;
         int errno;
         if (group && leadsGroup) {
-            r = Native.libc.kill(-pid, signal); // the unreaped leader holds the group's id: no other group can have it
+            r = Native.extra().kill(-pid, signal); // the unreaped leader holds the group's id: no other group can have it
             errno = r < 0 ? Native.errno() : 0;
         } else if (pidfd >= 0) {
             r = LinuxCalls.Bound.LINUX.syscall(LinuxCalls.PIDFD_SEND_SIGNAL, pidfd, signal, 0, 0);
             errno = r < 0 ? LinuxCalls.Bound.errno() : 0;
         } else {
-            r = Native.libc.kill(pid, signal);
+            r = Native.extra().kill(pid, signal);
             errno = r < 0 ? Native.errno() : 0;
         }
         if (r == 0) return true;
@@ -107,7 +107,7 @@ public final class OwnedChild {
     public void terminate() {
         signalQuietly(Constants.SIGTERM);
         if (!awaitEndUninterruptibly(System.nanoTime() + GRACE_NANOS)) signalQuietly(Constants.SIGKILL);
-        else if (leadsGroup) Native.libc.kill(-pid, Constants.SIGKILL); // members left keep the group's id; none: ESRCH
+        else if (leadsGroup) Native.extra().kill(-pid, Constants.SIGKILL); // members left keep the group's id; none: ESRCH
         awaitEndUninterruptibly(Long.MAX_VALUE);
     }
 
@@ -150,7 +150,7 @@ public final class OwnedChild {
     boolean reapIfExited(Pointer status) {
         List<Consumer<OwnedChild>> toCall;
         synchronized (this) {
-            long r = Native.libc.waitpid(pid, status, Constants.WNOHANG);
+            long r = Native.extra().waitpid(pid, status, Constants.WNOHANG);
             if (r == pid) {
                 rawStatus = status.getInt(0);
             } else if (r < 0 && Native.errno() == Constants.ECHILD) {

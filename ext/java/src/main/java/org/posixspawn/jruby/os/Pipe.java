@@ -29,12 +29,12 @@ public final class Pipe implements AutoCloseable {
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(8))) {
             Pointer pair = mem.reserve(8);
             if (Features.pipe2()) {
-                if (Native.libc.pipe2(pair, Constants.O_CLOEXEC) != 0) throw SpawnError.errno(Native.errno(), "pipe2");
+                if (Native.extra().pipe2(pair, Constants.O_CLOEXEC) != 0) throw SpawnError.errno(Native.errno(), "pipe2");
                 LAST.set(Strategy.Pipes.PIPE2);
             } else {
                 CLOEXEC_GAP.writeLock().lock();
                 try {
-                    if (Native.libc.pipe(pair) != 0) throw SpawnError.errno(Native.errno(), "pipe");
+                    if (Native.extra().pipe(pair) != 0) throw SpawnError.errno(Native.errno(), "pipe");
                     Native.libc.fcntl(pair.getInt(0), Constants.F_SETFD, Constants.FD_CLOEXEC);
                     Native.libc.fcntl(pair.getInt(4), Constants.F_SETFD, Constants.FD_CLOEXEC);
                 } finally {

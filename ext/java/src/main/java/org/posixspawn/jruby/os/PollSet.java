@@ -30,7 +30,7 @@ final class PollSet implements AutoCloseable {
 
     /** poll(2) on what was watched; its result (-1 with errno set on failure). */
     int poll(int timeoutMillis) {
-        return Native.libc.poll(fds, count, timeoutMillis);
+        return Native.extra().poll(fds, count, timeoutMillis);
     }
 
     int count() {

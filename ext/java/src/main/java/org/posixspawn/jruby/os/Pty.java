@@ -108,7 +108,7 @@ public final class Pty {
             poll.putInt(0, fd);
             poll.putShort(4, Constants.POLLIN);
             poll.putShort(6, (short) 0);
-            int ready = Native.libc.poll(poll, 1, 0);
+            int ready = Native.extra().poll(poll, 1, 0);
             if (ready < 0) {
                 int errno = Native.errno();
                 if (errno == Constants.EINTR) return null;

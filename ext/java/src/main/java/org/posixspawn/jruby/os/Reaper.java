@@ -134,7 +134,7 @@ public final class Reaper {
 
     private void wake() {
         try (NativeBlock one = new NativeBlock(NativeBlock.align(1))) {
-            Native.libc.write(wakeWrite, one.reserve(1), 1); // a full pipe (EAGAIN) is woken already
+            Native.extra().write(wakeWrite, one.reserve(1), 1); // a full pipe (EAGAIN) is woken already
         }
     }
 
@@ -150,7 +150,7 @@ public final class Reaper {
             for (int i = 0; i < n; i++) {
                 int fd = (int) events.getLong((long) i * LinuxCalls.EVENT_SIZE + LinuxCalls.EVENT_DATA);
                 if (fd == wakeRead) {
-                    while (Native.libc.read(wakeRead, sink, 64) > 0) { /* drained */ }
+                    while (Native.extra().read(wakeRead, sink, 64) > 0) { /* drained */ }
                     continue;
                 }
                 OwnedChild child = BY_PIDFD.get(fd);
@@ -169,8 +169,8 @@ public final class Reaper {
             pollfd.putInt(0, wakeRead);
             pollfd.putShort(4, Constants.POLLIN);
             pollfd.putShort(6, (short) 0);
-            Native.libc.poll(pollfd, 1, timeout);
-            while (Native.libc.read(wakeRead, mem.reserve(8), 8) > 0) { /* drained */ }
+            Native.extra().poll(pollfd, 1, timeout);
+            while (Native.extra().read(wakeRead, mem.reserve(8), 8) > 0) { /* drained */ }
         }
         return 0;
     }
@@ -197,7 +197,7 @@ public final class Reaper {
             pollfd.putInt(0, fd);
             pollfd.putShort(4, Constants.POLLIN);
             pollfd.putShort(6, (short) 0);
-            return Native.libc.poll(pollfd, 1, 0) > 0;
+            return Native.extra().poll(pollfd, 1, 0) > 0;
         }
     }
 
@@ -226,7 +226,7 @@ public final class Reaper {
             }
         }
         for (OwnedChild c : running) {
-            if (c.leadsGroup) Native.libc.kill(-c.pid, Constants.SIGKILL); // the leader too, if still there
+            if (c.leadsGroup) Native.extra().kill(-c.pid, Constants.SIGKILL); // the leader too, if still there
             else c.signalQuietly(Constants.SIGKILL);
         }
     }

@@ -72,7 +72,7 @@ final class ResourceLimitGate {
         if (pid < 0) return FsThread.await(spawned); // the child failed before reaching the gate
         int refused = setLimits(pid, plan);
         if (refused != 0) {
-            Native.libc.kill(pid, Constants.SIGKILL);
+            Native.extra().kill(pid, Constants.SIGKILL);
             reap(pid);
             try {
                 FsThread.await(spawned);
@@ -101,7 +101,7 @@ final class ResourceLimitGate {
             for (ResourceLimit limit : plan.rlimits) {
                 rlimit.putLong(0, limit.soft);
                 rlimit.putLong(8, limit.hard);
-                if (Native.libc.prlimit(pid, limit.resource, rlimit, null) != 0) return Native.errno();
+                if (Native.extra().prlimit(pid, limit.resource, rlimit, null) != 0) return Native.errno();
             }
         }
         return 0;
@@ -120,7 +120,7 @@ final class ResourceLimitGate {
                 int err = Native.errno();
                 // ENXIO: the child has not reached its open yet. Anything else is ours to report.
                 if (err != Constants.ENXIO && err != Constants.EINTR) {
-                    Native.libc.kill(pid, Constants.SIGKILL);
+                    Native.extra().kill(pid, Constants.SIGKILL);
                     reap(pid);
                     throw SpawnError.errno(err, "open of the rlimit gate");
                 }
@@ -131,7 +131,7 @@ final class ResourceLimitGate {
     }
 
     private static void reap(long pid) {
-        while (Native.libc.waitpid(pid, null, 0) < 0 && Native.errno() == Constants.EINTR) {
+        while (Native.extra().waitpid(pid, null, 0) < 0 && Native.errno() == Constants.EINTR) {
             // retry
         }
     }
@@ -143,7 +143,7 @@ final class ResourceLimitGate {
             File fifo = dir.resolve("gate").toFile();
             byte[] path = fifo.getPath().getBytes(StandardCharsets.UTF_8);
             try (NativeBlock mem = new NativeBlock(NativeBlock.align(path.length + 1))) {
-                if (Native.libc.mkfifo(mem.cString(path), 0600) != 0) return new ResourceLimitGate(null, SpawnError.errno(Native.errno(), "mkfifo " + fifo));
+                if (Native.extra().mkfifo(mem.cString(path), 0600) != 0) return new ResourceLimitGate(null, SpawnError.errno(Native.errno(), "mkfifo " + fifo));
             }
             fifo.deleteOnExit();
             dir.toFile().deleteOnExit();

@@ -203,7 +203,7 @@ public final class Spawner {
     /** For the fallback without addchdir_np: the plan's directory, as this thread's own (the FsThread's). */
     static void changeDirectoryOfThisThread(SpawnPlan plan) throws SpawnError {
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(plan.cwd.length + 1))) {
-            if (Native.libc.chdir(mem.cString(plan.cwd)) != 0) throw SpawnError.inChild(Native.errno(), plan.directoryCulprit());
+            if (Native.extra().chdir(mem.cString(plan.cwd)) != 0) throw SpawnError.inChild(Native.errno(), plan.directoryCulprit());
         }
     }
 }

@@ -21,7 +21,7 @@ class LibCBindingTest {
 
     @Test
     void everyVariadicFunctionIsBoundAsVariadicWithItsFixedArguments() {
-        for (Class<?> binding : new Class<?>[] {LibC.class, LinuxCalls.class}) {
+        for (Class<?> binding : new Class<?>[] {LibC.class, LibCExtra.class, LinuxCalls.class}) {
             for (Method m : binding.getMethods()) {
                 Variadic v = m.getAnnotation(Variadic.class);
                 if (VARIADIC.containsKey(m.getName())) {
@@ -39,7 +39,7 @@ class LibCBindingTest {
         int[] fds = new int[2];
         try (NativeBlock mem = new NativeBlock(16)) {
             Pointer pair = mem.reserve(8);
-            assertEquals(0, Native.libc.pipe2(pair, Constants.O_CLOEXEC));
+            assertEquals(0, Native.extra().pipe2(pair, Constants.O_CLOEXEC));
             fds[0] = pair.getInt(0);
             fds[1] = pair.getInt(4);
         }

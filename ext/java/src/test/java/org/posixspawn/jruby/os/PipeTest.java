@@ -56,7 +56,7 @@ class PipeTest {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 long pid = Spawner.spawn(plan);
-                Native.libc.waitpid(pid, null, 0);
+                Native.extra().waitpid(pid, null, 0);
                 return pid;
             } catch (SpawnError e) {
                 throw new IllegalStateException(e);
