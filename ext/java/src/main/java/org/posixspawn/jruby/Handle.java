@@ -22,7 +22,6 @@ import org.posixspawn.jruby.os.Constants;
 import org.posixspawn.jruby.os.Native;
 import org.posixspawn.jruby.os.OwnedChild;
 import org.posixspawn.jruby.os.Reaper;
-import org.posixspawn.jruby.os.SpawnError;
 import org.posixspawn.jruby.plan.RealDescriptors;
 import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
@@ -203,19 +202,8 @@ public final class Handle extends RubyObject {
         Capture run = communication;
         run.resume(deadline);
         if (!args[5].isNil()) run.waitDelay(nanos(context, args[5]));
-        boolean over = false;
         try {
-            while (!over) {
-                Object ran = null;
-                try {
-                    ran = context.getThread().executeTask(context, run, ChildMethods.RUN);
-                } catch (InterruptedException e) {
-                    // a Java interrupt: handled like a wake-up
-                }
-                if (ran instanceof SpawnError) throw Errors.toRuby(context, (SpawnError) ran);
-                over = Boolean.TRUE.equals(ran);
-                if (!over) context.pollThreadEvents();
-            }
+            ChildMethods.runToEnd(context, run, () -> false);
         } catch (RuntimeException | Error e) {
             communication = null;
             run.close();
