@@ -14,4 +14,5 @@ RSpec.configure do |config|
   # Big data and 1,000-iteration loops run only when asked: `rake spec:long`, or `--tag long` on the command line
   # (a command-line tag takes precedence over this one).
   config.filter_run_excluding long: true
+  config.before(:suite) { warn 'ProcessResources: portable readings (/dev/fd and ps, not /proc)' if ProcessResources::PORTABLE }
 end

@@ -18,14 +18,27 @@ RSpec.describe 'POSIX::Spawn.spawn between changes' do
     end
   end
 
-  # The environment a plainly spawned child was given, in its order: [[name, value]...] (the shell's
-  # /proc/PID/environ, the envp exactly as exec received it).
-  def child_environ
-    child_says('cat /proc/$$/environ > "$1"').split("\0").map { |entry| entry.split('=', 2) }
+  # The environment a plainly spawned child was given, in its order: [[name, value]...] (the envp exactly
+  # as exec received it).
+  def plain_environ
+    plain_report(:environ).split("\0").map { |entry| entry.split('=', 2) }
   end
 
-  def child_env
-    child_environ.to_h
+  # The descriptors a plainly spawned child was given.
+  def plain_fds
+    ChildReport.fds(plain_report(:fds))
+  end
+
+  # ChildReport's REPORT of a child spawned plainly, with nothing but its arguments.
+  def plain_report(report)
+    file = File.join(@dir, "out-#{rand(1 << 30)}")
+    Process.wait(POSIX::Spawn.spawn(*ChildReport.plain_command(report, file)))
+    expect($?).to be_success
+    File.binread(file)
+  end
+
+  def plain_env
+    plain_environ.to_h
   end
 
   # Runs `sh -c SCRIPT` plainly and returns what it wrote to the file "$1".
@@ -37,22 +50,22 @@ RSpec.describe 'POSIX::Spawn.spawn between changes' do
   end
 
   it 'sees every change to ENV since the last spawn: added, changed (to the same length), deleted, reordered, cleared' do
-    expect(child_env).not_to have_key('FRESH_A')
+    expect(plain_env).not_to have_key('FRESH_A')
     ENV['FRESH_A'] = 'one'
-    expect(child_env['FRESH_A']).to eq('one')
+    expect(plain_env['FRESH_A']).to eq('one')
     ENV['FRESH_A'] = 'two'
-    expect(child_env['FRESH_A']).to eq('two')
+    expect(plain_env['FRESH_A']).to eq('two')
     ENV['FRESH_B'] = 'b'
-    expect(child_env.values_at('FRESH_A', 'FRESH_B')).to eq(%w[two b])
+    expect(plain_env.values_at('FRESH_A', 'FRESH_B')).to eq(%w[two b])
     ENV.delete('FRESH_A')
-    expect(child_env).not_to have_key('FRESH_A')
-    expect(child_environ).to eq(ENV.to_a)
+    expect(plain_env).not_to have_key('FRESH_A')
+    expect(plain_environ).to eq(ENV.to_a)
     entries = ENV.to_a
     ENV.clear
     entries.reverse_each { |name, value| ENV[name] = value } # the same entries, in the other order
-    expect(child_environ).to eq(entries.reverse)
+    expect(plain_environ).to eq(entries.reverse)
     ENV.clear
-    expect(child_environ).to eq([])
+    expect(plain_environ).to eq([])
   end
 
   it 'sees a change to ENV made by another thread before the spawn' do
@@ -67,7 +80,7 @@ RSpec.describe 'POSIX::Spawn.spawn between changes' do
     end
     30.times do |i|
       expect(changed.pop).to eq(i)
-      expect(child_env['FRESH_THREAD']).to eq("value-#{i}")
+      expect(plain_env['FRESH_THREAD']).to eq("value-#{i}")
       spawned << true
     end
     changer.join
@@ -75,18 +88,16 @@ RSpec.describe 'POSIX::Spawn.spawn between changes' do
 
   it 'gives a plain spawn ENV again after spawns with an env hash or unsetenv_others' do
     ENV['FRESH_PLAIN'] = 'from-ENV'
-    expect(child_env['FRESH_PLAIN']).to eq('from-ENV')
-    file = File.join(@dir, 'hash')
-    Process.wait(POSIX::Spawn.spawn({ 'FRESH_PLAIN' => 'from-hash' }, '/bin/sh', '-c', 'cat /proc/$$/environ > "$1"', 'sh', file))
-    expect(File.binread(file).split("\0")).to include('FRESH_PLAIN=from-hash')
-    expect(child_env['FRESH_PLAIN']).to eq('from-ENV')
+    expect(plain_env['FRESH_PLAIN']).to eq('from-ENV')
+    expect(child_env({ 'FRESH_PLAIN' => 'from-hash' })['FRESH_PLAIN']).to eq('from-hash')
+    expect(plain_env['FRESH_PLAIN']).to eq('from-ENV')
     Process.wait(POSIX::Spawn.spawn('/usr/bin/env', unsetenv_others: true, out: File::NULL))
-    expect(child_env['FRESH_PLAIN']).to eq('from-ENV')
+    expect(plain_env['FRESH_PLAIN']).to eq('from-ENV')
   end
 
   it 'gives each thread spawning at once the environment ENV had' do
     ENV['FRESH_SHARED'] = 'same'
-    envs = Array.new(2) { Thread.new { Array.new(20) { child_env['FRESH_SHARED'] } } }.flat_map(&:value)
+    envs = Array.new(2) { Thread.new { Array.new(20) { plain_env['FRESH_SHARED'] } } }.flat_map(&:value)
     expect(envs.uniq).to eq(['same'])
   end
 
@@ -99,7 +110,7 @@ RSpec.describe 'POSIX::Spawn.spawn between changes' do
         Thread.pass
       end
     end
-    environs = Array.new(2) { Thread.new { Array.new(25) { child_environ } } }.flat_map(&:value)
+    environs = Array.new(2) { Thread.new { Array.new(25) { plain_environ } } }.flat_map(&:value)
     toggler[:stop] = true
     toggler.join
     environs.each do |environ|
@@ -116,16 +127,16 @@ RSpec.describe 'POSIX::Spawn.spawn between changes' do
     Process.wait(POSIX::Spawn.spawn('echo', 'redirected', out: File.join(@dir, 'out'), 5 => :close))
     expect(File.read(File.join(@dir, 'out'))).to eq("redirected\n")
     expect(child_says('ps -o pgid= -p $$ > "$1"').strip.to_i).to eq(Process.getpgrp)
-    expect(child_says('ls /proc/self/fd > "$1"').split.map(&:to_i).sort).to eq([0, 1, 2, 3])
+    expect(plain_fds).to eq([0, 1, 2])
   end
 
   it 'hands a plain spawn the descriptors marked inheritable at that spawn, not those of an earlier one' do
-    expect(child_says('ls /proc/self/fd > "$1"').split.map(&:to_i).sort).to eq([0, 1, 2, 3])
+    expect(plain_fds).to eq([0, 1, 2])
     reader, writer = IO.pipe
     writer.close_on_exec = false
-    expect(child_says('ls /proc/self/fd > "$1"').split.map(&:to_i)).to include(writer.fileno)
+    expect(plain_fds).to include(writer.fileno)
     writer.close_on_exec = true
-    expect(child_says('ls /proc/self/fd > "$1"').split.map(&:to_i)).not_to include(writer.fileno)
+    expect(plain_fds).not_to include(writer.fileno)
   ensure
     [reader, writer].compact.each(&:close)
   end

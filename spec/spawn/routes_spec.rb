@@ -31,6 +31,7 @@ RSpec.describe 'POSIX::Spawn.spawn' do
     include_examples 'attribute behaviour'
 
     it 'ran down the fallbacks: the FS thread for :chdir, a close action per listed descriptor' do
+      skip_unless_linux('the fallbacks of glibc < 2.34 and musl')
       Process.wait(POSIX::Spawn.spawn('true', chdir: '/tmp'))
       expect(POSIX::Spawn::Native.last_route).to eq(:fs_thread)
       expect(POSIX::Spawn::Native.last_closing).to eq(:each_listed)
@@ -44,17 +45,20 @@ RSpec.describe 'POSIX::Spawn.spawn' do
     end
 
     it 'spawns from the calling thread when every step is a file action or attribute' do
+      skip_unless_linux('route names')
       expect(route_of).to eq(:posix_spawn)
       expect(route_of(chdir: '/tmp', close_others: true, pgroup: true)).to eq(:posix_spawn)
     end
 
     it 'spawns from the FS thread for :umask and :rlimit_*, and for :chdir without addchdir_np' do
+      skip_unless_linux('route names')
       expect(route_of(umask: 0o22)).to eq(:fs_thread)
       expect(route_of(rlimit_core: 0)).to eq(:fs_thread)
       pretend_missing(['posix_spawn_file_actions_addchdir_np']) { expect(route_of(chdir: '/tmp')).to eq(:fs_thread) }
     end
 
     it 'closes the other descriptors with addclosefrom_np, else with a close action per descriptor listed in /proc' do
+      skip_unless_linux('route names')
       closing_of = ->(**options) { Process.wait(POSIX::Spawn.spawn('true', **options)); POSIX::Spawn::Native.last_closing }
       expect(closing_of.call).to eq(:closefrom)
       expect(closing_of.call(close_others: false)).to eq(:none)

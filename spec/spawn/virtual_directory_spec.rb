@@ -5,7 +5,7 @@ require 'pathname'
 # a jar (/app.jar!/dir), as in warbler apps. No child can start there; as JRuby's own Process.spawn does,
 # the child then starts in the process's directory. An explicit :chdir still applies.
 RSpec.describe 'spawning while Dir.pwd is a virtual JRuby directory' do
-  process_dir = File.readlink('/proc/self/cwd')
+  process_dir = ProcessResources.working_directory
   jar = File.expand_path('../../lib/posix_spawn_jruby.jar', __dir__)
 
   { 'the class loader' => 'uri:classloader:/META-INF', 'a jar' => "#{jar}!/META-INF" }.each do |where, dir|

@@ -49,6 +49,33 @@ module ProcessResources
     end
   end
 
+  # This process's descriptors open on the file at path (the same file: without /proc, the same inode).
+  def descriptors_of(path)
+    target = PORTABLE ? File.stat(path).then { |st| "#{st.ftype} #{st.dev}:#{st.ino}" } : File.realpath(path)
+    descriptors.select { |_, on| on == target }.keys
+  end
+
+  # The process's own working directory (JRuby's Dir.pwd is its own, and may be one no kernel knows).
+  def working_directory
+    return File.readlink('/proc/self/cwd') unless PORTABLE
+
+    buffer = FFI::MemoryPointer.new(:char, 4096)
+    libc.getcwd(buffer, buffer.size) or raise SystemCallError.new('getcwd', FFI.errno)
+    buffer.read_string
+  end
+
+  # libc's getcwd through JRuby's FFI, for working_directory where there is no /proc.
+  def libc
+    @libc ||= begin
+      require 'ffi'
+      Module.new do
+        extend FFI::Library
+        ffi_lib FFI::Library::LIBC
+        attach_function :getcwd, %i[pointer size_t], :pointer
+      end
+    end
+  end
+
   # The processes whose parent is this one, as { pid => state } (state "Z" is a zombie).
   def children
     return ps_table('pid', 'ppid', 'stat').filter_map { |pid, ppid, st| [Integer(pid), st[0]] if Integer(ppid) == Process.pid }.to_h if PORTABLE
