@@ -10,7 +10,7 @@
  *   ids        the process group and the session: "PGID SID"
  *   fds        the open descriptors, one a line, from /dev/fd without the listing's own; exit 3 when
  *              /dev/fd does not list that one (FreeBSD without fdescfs lists only 0-2)
- *   fd N       what descriptor N refers to: "DEV INO"
+ *   fd N       what descriptor N refers to: "DEV,INO"
  *   limits     "NAME SOFT HARD" for each resource limit below, "unlimited" for RLIM_INFINITY
  */
 #include <dirent.h>
@@ -81,7 +81,7 @@ static int fds(void) {
 static int fd(const char *number) {
   struct stat st;
   if (fstat(atoi(number), &st) != 0) return fail(number);
-  printf("%llu %llu\n", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+  printf("%llu,%llu\n", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
   return 0;
 }
 

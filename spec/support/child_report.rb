@@ -55,7 +55,7 @@ module ChildReport
     # The program and arguments that print REPORT on the current route (`fd` takes the number as well).
     def command(report, *arguments)
       if route == :proc
-        report == :fd ? ['readlink', "/proc/self/fd/#{arguments.fetch(0)}"] : PROC_COMMANDS.fetch(report)
+        report == :fd ? ['stat', '-L', '-c', '%d,%i', "/proc/self/fd/#{arguments.fetch(0)}"] : PROC_COMMANDS.fetch(report)
       else
         [helper, report.to_s, *arguments.map(&:to_s)]
       end
@@ -91,6 +91,10 @@ module ChildReport
 
       out.lines.grep(/->/).reject { |l| l =~ %r{-> /proc/\d+/fd$} }.map { |l| Integer(l[/(\d+) ->/, 1]) }.sort
     end
+
+    # [device, inode] from the fd report's output, "DEV,INO" on both routes (no blank: the command may be
+    # given as one string).
+    def file_id(out) = out.chomp.split(',').map { |n| Integer(n) }
 
     # [pgid, sid] from the ids report's output.
     def ids(out)
@@ -157,12 +161,8 @@ module ChildReport
     ChildReport.fds(out)
   end
 
-  # What the child's descriptor fd refers to, as [device, inode]: compare with File.stat of a path.
-  def child_fd_file(fd, **options)
-    return child_output(*ChildReport.command(:fd, fd), **options).split.map { |n| Integer(n) } if ChildReport.route == :portable
-
-    File.stat(child_output(*ChildReport.command(:fd, fd), **options).chomp).then { |st| [st.dev, st.ino] }
-  end
+  # What the child's descriptor fd refers to (a file, a pipe...), as [device, inode]: compare with File.stat's.
+  def child_fd_file(fd, **options) = ChildReport.file_id(child_output(*ChildReport.command(:fd, fd), **options))
 
   # The child's process group and session, [pgid, sid].
   def child_ids(**options) = ChildReport.ids(child_output(*ChildReport.command(:ids), **options))
