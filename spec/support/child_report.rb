@@ -103,6 +103,17 @@ module ChildReport
       out[(out.rindex(')') + 2)..].split.values_at(2, 3).map { |n| Integer(n) } # state, ppid, pgrp, session
     end
 
+    # { "NOFILE" => [soft, hard], ... } from the limits report's output.
+    def limits(out)
+      rows = if route == :portable
+               out.lines.map(&:split).to_h { |name, *values| [name, values] }
+             else
+               out.lines.drop(1).to_h { |l| [l[0, 26].strip, l[26..].split.first(2)] }
+                  .filter_map { |name, values| [PROC_LIMIT_NAMES[name], values] if PROC_LIMIT_NAMES[name] }.to_h
+             end
+      rows.transform_values { |values| values.map { |v| v == 'unlimited' ? Process::RLIM_INFINITY : Integer(v) } }
+    end
+
     # One line for the start of a run, when a route other than /proc is in use (forced or for want of it).
     def announce
       return if route == :proc
@@ -171,16 +182,7 @@ module ChildReport
 
   # Resource limits by setrlimit's name: { "NOFILE" => [soft, hard], ... } as Integers, Process::RLIM_INFINITY
   # for unlimited.
-  def child_limits(**options)
-    out = child_output(*ChildReport.command(:limits), **options)
-    rows = if ChildReport.route == :portable
-             out.lines.map(&:split).to_h { |name, *values| [name, values] }
-           else
-             out.lines.drop(1).to_h { |l| [l[0, 26].strip, l[26..].split.first(2)] }
-                .filter_map { |name, values| [PROC_LIMIT_NAMES[name], values] if PROC_LIMIT_NAMES[name] }.to_h
-           end
-    rows.transform_values { |values| values.map { |v| v == 'unlimited' ? Process::RLIM_INFINITY : Integer(v) } }
-  end
+  def child_limits(**options) = ChildReport.limits(child_output(*ChildReport.command(:limits), **options))
 end
 
 RSpec.configure do |c|
