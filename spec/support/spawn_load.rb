@@ -58,6 +58,7 @@ module SpawnLoad
     end,
     handle_communicate_timed_out: lambda do |_|
       handle = POSIX::Spawn.start('sh', '-c', 'echo x; exec sleep 30', in: :pipe, out: :pipe, err: :pipe)
+      IO.select([handle.stdout]) # "x" is in the pipe (not read) before the timeout and the kill, however slow sh starts
       expect_error(POSIX::Spawn::TimeoutExceeded) { handle.communicate('input', timeout: 0.01) }
       handle.terminate(grace: 1)
       out, = handle.communicate # Python's pattern: after the kill, collect what is left (and close the pipes)
