@@ -21,6 +21,17 @@ RSpec.describe 'open("|cmd") and IO.read & co with the drop-in' do
     expect($?.success?).to be(true)
   end
 
+  it 'hands a plain file\'s call to JRuby with its keywords still keywords (MRI: "h\xC3\xA9\n" binary; a positional Hash is a TypeError)' do
+    Dir.mktmpdir do |dir|
+      path = File.join(dir, 'f')
+      File.binwrite(path, "h\u00e9\n")
+      expect(File.read(path, encoding: 'BINARY')).to eq("h\xC3\xA9\n".b)
+      expect(IO.read(path, mode: 'rb').encoding).to eq(Encoding::BINARY)
+      expect(IO.readlines(path, chomp: true, encoding: 'BINARY')).to eq(["h\xC3\xA9".b])
+      expect { IO.read(path, { encoding: 'BINARY' }) }.to raise_error(TypeError, 'no implicit conversion of Hash into Integer')
+    end
+  end
+
   it 'is on the engine: the child gets :chdir-free posix_spawn and only fds 0-2 (no JVM descriptors)' do
     expect(ChildReport.fds(IO.read("|#{ChildReport.command(:fds).join(' ')}"))).to eq([0, 1, 2])
   end

@@ -114,8 +114,13 @@ module POSIX
           PipeOpen.popen(command, args.drop(1), block)
         end
 
+        # Keywords stay keywords on the way to JRuby's method (File.read(path, encoding: 'UTF-8'); a
+        # positional Hash there is a length, a TypeError, as in MRI).
+        ruby2_keywords :open
+
         %i[read binread readlines foreach write binwrite].each do |name|
           define_method(name) { |*args, &block| PipeOpen.io_call(name, self, args, block) }
+          ruby2_keywords name
         end
       end
 

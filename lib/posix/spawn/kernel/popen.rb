@@ -24,6 +24,8 @@ module POSIX
         module PopenIO
           # The child's pid (MRI's IO#pid).
           def pid
+            raise IOError, 'closed stream' if closed? # MRI: rb_io_pid's GetOpenFile
+
             @__posix_spawn_pid
           end
 
@@ -138,7 +140,7 @@ module POSIX
             [reader, writer].each { |io| io&.close } unless parent
           end
           writer.sync = true if writable
-          POSIX::Spawn::Native.tie_for_writing(reader, writer) if readable && writable
+          POSIX::Spawn::Native.tie_for_writing(reader, writer, pid) if readable && writable
           apply(parent, encoding) if encoding
           parent.extend(PopenIO)
           parent.instance_variable_set(:@__posix_spawn_pid, pid)

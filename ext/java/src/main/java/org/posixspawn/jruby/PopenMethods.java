@@ -18,17 +18,21 @@ public final class PopenMethods {
     private static final int PIPE_SIZE = 1 << 20;
 
     /**
-     * Native.tie_for_writing(reader, writer) -> reader: reader becomes one duplex IO that reads from its
-     * own descriptor and writes to writer's, whose close_write closes writer alone and whose close closes
-     * both. JRuby's IO has no public way to build one; this is what its own popen does.
+     * Native.tie_for_writing(reader, writer, pid) -> reader: reader becomes one duplex IO that reads from
+     * its own descriptor and writes to writer's, whose close_write closes writer alone and whose close
+     * closes both. JRuby's IO has no public way to build one; this is what its own popen does. The child's
+     * pid is recorded in reader's OpenFile: JRuby's close_read moves it to the write side with getPid(),
+     * which without a java.lang.Process would fail (NullPointerException); JRuby's close reads it only
+     * with a Process, so nothing waits for the child but the drop-in's close.
      */
-    // MRI: pipe_open (io.c), the FMODE_DUPLEX port with tied_io_for_writing = write_port
+    // MRI: pipe_open (io.c), the FMODE_DUPLEX ports with tied_io_for_writing = write_port and fptr->pid = pid
     @JRubyMethod(module = true)
-    public static IRubyObject tie_for_writing(ThreadContext context, IRubyObject self, IRubyObject reader, IRubyObject writer) {
+    public static IRubyObject tie_for_writing(ThreadContext context, IRubyObject self, IRubyObject reader, IRubyObject writer, IRubyObject pid) {
         OpenFile read = toIO(context, reader).getOpenFileChecked();
         OpenFile write = toIO(context, writer).getOpenFileChecked();
-        write.setMode(write.getMode() | OpenFile.SYNC);
+        write.setMode(write.getMode() | OpenFile.SYNC | OpenFile.DUPLEX); // MRI's too: close_read twice is no error
         read.setMode(read.getMode() | OpenFile.DUPLEX | OpenFile.SYNC);
+        read.setPid(pid.convertToInteger().getLongValue());
         read.tiedIOForWriting = (RubyIO) writer;
         return reader;
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import org.jruby.Ruby;
 import org.jruby.RubyArray;
 import org.jruby.RubyHash;
+import org.jruby.RubyString;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.util.ByteList;
@@ -45,6 +46,13 @@ public final class SpawnArguments {
         }
     }
 
+    /** A Hash for an options or env argument, else nil; a String or an Array is never asked for to_hash ([Bug #12355]). */
+    // MRI: check_hash (process.c)
+    private static IRubyObject checkHash(Ruby runtime, IRubyObject obj) {
+        if (obj instanceof RubyString || obj instanceof RubyArray) return runtime.getNil();
+        return TypeConverter.checkHashType(runtime, obj);
+    }
+
     // MRI: rb_execarg_init -> rb_exec_getargs, rb_check_argv, rb_exec_fillarg
     private static Parsed read(ThreadContext context, IRubyObject[] args, boolean exceptionAllowed) {
         Ruby runtime = context.runtime;
@@ -52,14 +60,14 @@ public final class SpawnArguments {
         int first = 0;
         IRubyObject options = null, env = null;
         if (argc > 0) {
-            IRubyObject hash = TypeConverter.checkHashType(runtime, args[argc - 1]);
+            IRubyObject hash = checkHash(runtime, args[argc - 1]);
             if (!hash.isNil()) {
                 options = hash;
                 argc--;
             }
         }
         if (argc > 0) {
-            IRubyObject hash = TypeConverter.checkHashType(runtime, args[0]);
+            IRubyObject hash = checkHash(runtime, args[0]);
             if (!hash.isNil()) {
                 env = hash;
                 argc--;
