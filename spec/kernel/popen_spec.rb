@@ -7,10 +7,12 @@ RSpec.describe 'IO.popen with the drop-in' do
 
   it 'runs a String command with shell rules and reads its stdout; close sets $? (MRI: "hi\n", exit 3)' do
     io = IO.popen('echo hi; exit 3')
+    pid = io.pid
     expect(io.read).to eq("hi\n")
     expect(io.close).to be_nil
     expect($?.exitstatus).to eq(3)
-    expect($?.pid).to eq(io.pid)
+    expect($?.pid).to eq(pid)
+    expect { io.pid }.to raise_error(IOError, 'closed stream') # MRI: the same, once closed
   end
 
   it 'returns a plain IO (MRI: io.class is IO) with #pid, over a real pipe descriptor' do
@@ -189,13 +191,14 @@ RSpec.describe 'IO.popen with the drop-in' do
     it 'Timeout.timeout reaches a close waiting for the child' do
       require 'timeout'
       io = IO.popen('exec sleep 30')
+      pid = io.pid # the IO is closed after the interrupted close: its #pid raises IOError then, as MRI's
       started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       expect { Timeout.timeout(0.2) { io.close } }.to raise_error(Timeout::Error)
       expect(Process.clock_gettime(Process::CLOCK_MONOTONIC) - started).to be < 1.0
-      expect(OwnProcesses.kill(0, io.pid)).to be(true) # still running
+      expect(OwnProcesses.kill(0, pid)).to be(true) # still running
     ensure
-      OwnProcesses.kill(:KILL, io.pid)
-      Process.wait(io.pid)
+      OwnProcesses.kill(:KILL, pid)
+      Process.wait(pid)
     end
   end
 end

@@ -39,14 +39,21 @@ module POSIX
           args.last.respond_to?(:to_hash) ? [args[0...-1], args.last.to_hash] : [args, {}]
         end
 
-        # IO.NAME(*args, &block) called on `receiver`: on a pipe when IO itself is given "|cmd" (the
-        # method of this module named pipe_NAME gets the command and the other arguments), else JRuby's.
-        def io_call(name, receiver, args, block)
+        # IO.NAME(*args, **options, &block) called on `receiver`: on a pipe when IO itself is given "|cmd"
+        # (the method of this module named pipe_NAME gets the command and the other arguments, the options
+        # last), else JRuby's, the keywords still keywords (File.read(path, encoding: 'UTF-8'); a positional
+        # Hash there is a length, a TypeError, as in MRI).
+        def io_call(name, receiver, args, options, block)
           command = command(args.first) if receiver.equal?(::IO)
-          return IO_METHODS[name].bind_call(receiver, *args, &block) unless command
+          return IO_METHODS[name].bind_call(receiver, *args, **options, &block) unless command
 
           deprecated(IO_DEPRECATED, 2) unless name == :foreach && !block # io_call, the method's block, its caller; an Enumerator warns when run
-          send(:"pipe_#{name}", command, args.drop(1), block)
+          send(:"pipe_#{name}", command, with_options(args.drop(1), options), block)
+        end
+
+        # The pipe forms' arguments: the keywords, if any, as the last one (a File-style options Hash).
+        def with_options(args, options)
+          options.empty? ? args : [*args, options]
         end
 
         # The popen block for an IO method's `offset`: MRI seeks the pipe first, which fails.
@@ -106,21 +113,16 @@ module POSIX
       # The method-table entries; each hands anything but a pipe command to JRuby's method.
       module PipeOpenMethods
         # Kernel#open (and Kernel.open): open("|cmd" [, mode [, perm]] [, opts]) [{ |io| ... }]
-        def open(*args, &block)
+        def open(*args, **options, &block)
           command = PipeOpen.command(args.first) unless args.first.respond_to?(:to_open)
-          return PipeOpen::KERNEL_OPEN.bind_call(self, *args, &block) unless command
+          return PipeOpen::KERNEL_OPEN.bind_call(self, *args, **options, &block) unless command
 
           PipeOpen.deprecated(PipeOpen::OPEN_DEPRECATED, 1)
-          PipeOpen.popen(command, args.drop(1), block)
+          PipeOpen.popen(command, PipeOpen.with_options(args.drop(1), options), block)
         end
 
-        # Keywords stay keywords on the way to JRuby's method (File.read(path, encoding: 'UTF-8'); a
-        # positional Hash there is a length, a TypeError, as in MRI).
-        ruby2_keywords :open
-
         %i[read binread readlines foreach write binwrite].each do |name|
-          define_method(name) { |*args, &block| PipeOpen.io_call(name, self, args, block) }
-          ruby2_keywords name
+          define_method(name) { |*args, **options, &block| PipeOpen.io_call(name, self, args, options, block) }
         end
       end
 
