@@ -33,10 +33,9 @@ module POSIX
           # poll loop reads the pipe into one growing array that becomes the String, where JRuby's own
           # read-to-end goes through its buffer and grows the String by copies.
           def read(length = nil, outbuf = nil)
-            return super unless length.nil? && internal_encoding.nil?
+            return super unless length.nil?
 
-            data = POSIX::Spawn::Native.read_all(self) or return super # bytes already buffered: JRuby's read
-            data.force_encoding(external_encoding || Encoding.default_external)
+            data = POSIX::Spawn::Native.read_all(self, true) or return super # bytes already buffered, or transcoding: JRuby's read
             outbuf ? outbuf.replace(data) : data
           end
 

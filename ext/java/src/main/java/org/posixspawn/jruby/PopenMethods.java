@@ -1,9 +1,13 @@
 package org.posixspawn.jruby;
 
+import org.jcodings.Encoding;
+import org.jruby.RubyEncoding;
 import org.jruby.RubyIO;
+import org.jruby.RubyString;
 import org.jruby.anno.JRubyMethod;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
+import org.jruby.util.ByteList;
 import org.jruby.util.io.OpenFile;
 import org.posixspawn.jruby.os.Capture;
 import org.posixspawn.jruby.os.Constants;
@@ -48,18 +52,23 @@ public final class PopenMethods {
     }
 
     /**
-     * Native.read_all(io) -> a binary String of everything left in io's pipe, to its end; nil when JRuby's
-     * own read must do it (bytes already in io's buffer, or io not open for reading). Child's poll loop
+     * Native.read_all(io, as_text = false) -> a String of everything left in io's pipe, to its end: binary,
+     * or with as_text in what IO#read gives it (io's external encoding, default_external when it has none);
+     * nil when JRuby's own read must do it (bytes already in io's buffer, io not open for reading, or with
+     * as_text an internal encoding to transcode to). Child's poll loop
      * (os/Capture) reads a duplicate of the descriptor straight into one growing array that becomes the
      * String: none of JRuby's buffer, no chunk copied into a growing String. Thread#raise, Thread#kill and
      * Timeout wake the loop (what was read is dropped, as with an interrupted IO#read). io stays open, its
      * descriptor blocking again.
      */
-    @JRubyMethod(module = true)
-    public static IRubyObject read_all(ThreadContext context, IRubyObject self, IRubyObject io) {
-        OpenFile file = toIO(context, io).getOpenFileChecked();
+    @JRubyMethod(module = true, required = 1, optional = 1)
+    public static IRubyObject read_all(ThreadContext context, IRubyObject self, IRubyObject[] args) {
+        RubyIO io = toIO(context, args[0]);
+        OpenFile file = io.getOpenFileChecked();
         if (!file.isReadable() || file.READ_DATA_PENDING() || file.READ_CHAR_PENDING()) return context.nil;
-        int fd = RealDescriptors.of((RubyIO) io);
+        boolean asText = args.length > 1 && args[1].isTrue();
+        if (asText && !io.internal_encoding(context).isNil()) return context.nil;
+        int fd = RealDescriptors.of(io);
         int flags = Native.libc.fcntl(fd, Constants.F_GETFL, 0);
         int copy = Native.libc.fcntl(fd, Constants.F_DUPFD_CLOEXEC, 0);
         if (copy < 0) throw context.runtime.newErrnoFromInt(Native.errno(), "dup of the popen pipe");
@@ -76,7 +85,10 @@ public final class PopenMethods {
             run.close();
             Native.libc.fcntl(fd, Constants.F_SETFL, flags); // O_NONBLOCK is the open file's, shared with the copy
         }
-        return ChildMethods.binaryString(context.runtime, run.out().bytes());
+        if (!asText) return ChildMethods.binaryString(context.runtime, run.out().bytes());
+        IRubyObject external = io.external_encoding(context);
+        Encoding encoding = external.isNil() ? context.runtime.getDefaultExternalEncoding() : ((RubyEncoding) external).getEncoding();
+        return RubyString.newStringNoCopy(context.runtime, new ByteList(run.out().bytes(), encoding, false));
     }
 
     private static RubyIO toIO(ThreadContext context, IRubyObject io) {
