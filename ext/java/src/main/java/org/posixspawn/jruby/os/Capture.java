@@ -88,8 +88,8 @@ public final class Capture implements AutoCloseable {
      * {@link #run} returns true once every pipe is closed, or at the deadline.
      */
     public static Capture over(OwnedChild child, int stdin, int stdout, int stderr, ByteBuffer input) throws SpawnError {
-        Pipe wake = Pipe.open();
-        for (int fd : new int[] {stdin, stdout, stderr, wake.readEnd(), wake.writeEnd()}) if (fd >= 0) Pipe.setNonBlocking(fd);
+        Pipe wake = Pipe.openNonBlocking();
+        for (int fd : new int[] {stdin, stdout, stderr}) if (fd >= 0) Pipe.setNonBlocking(fd);
         if (stdin >= 0 && !feeds(input)) {
             Native.libc.close(stdin);
             stdin = -1;

@@ -47,6 +47,7 @@ public final class CaptureBuffer {
     private long mappedAt;
     private byte[] bytes;
     private boolean streamed;
+    private boolean written; // a read went into the mapping: its pages are dirty
 
     CaptureBuffer() {}
 
@@ -135,6 +136,7 @@ public final class CaptureBuffer {
     /** {@code n} bytes were read into {@link #end}. */
     void advance(long n) {
         length += n;
+        written = true;
     }
 
     /** Forgets the last {@code n} bytes read (those past :max). */
@@ -162,8 +164,9 @@ public final class CaptureBuffer {
         }
         // Kept, but lazily freed: under memory pressure the kernel takes the pages back (the next run then
         // faults them in again), so the spare costs memory only where memory is plentiful. Before the
-        // hand-over: once it is the spare, another run may be writing into it.
-        Native.extra().madvise(buffer, capacity, Constants.MADV_FREE);
+        // hand-over: once it is the spare, another run may be writing into it. A run that read nothing (a
+        // command with no output) dirtied no page, and the last run's advice still holds.
+        if (written) Native.extra().madvise(buffer, capacity, Constants.MADV_FREE);
         if (!SPARE.compareAndSet(null, new Mapping(buffer, capacity))) Native.extra().munmap(buffer, capacity);
         buffer = null;
     }

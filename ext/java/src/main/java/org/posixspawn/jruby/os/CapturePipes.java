@@ -24,7 +24,7 @@ final class CapturePipes implements AutoCloseable {
             p.stdin = Pipe.open();
             p.stdout = Pipe.open();
             p.stderr = Pipe.open();
-            p.wake = Pipe.open();
+            p.wake = Pipe.openNonBlocking();
         } catch (SpawnError e) {
             p.close();
             throw e;
@@ -32,8 +32,6 @@ final class CapturePipes implements AutoCloseable {
         Pipe.setNonBlocking(p.stdin.writeEnd());
         Pipe.setNonBlocking(p.stdout.readEnd());
         Pipe.setNonBlocking(p.stderr.readEnd());
-        Pipe.setNonBlocking(p.wake.readEnd());
-        Pipe.setNonBlocking(p.wake.writeEnd());
         if (Constants.F_SETPIPE_SZ >= 0) {
             Native.libc.fcntl(p.stdout.readEnd(), Constants.F_SETPIPE_SZ, PIPE_SIZE); // best effort: a smaller pipe only costs speed
             if (feedsInput) Native.libc.fcntl(p.stdin.writeEnd(), Constants.F_SETPIPE_SZ, PIPE_SIZE);

@@ -26,10 +26,21 @@ public final class Pipe implements AutoCloseable {
     }
 
     static Pipe open() throws SpawnError {
+        return open(false);
+    }
+
+    /** A pipe with both ends non-blocking, for waking a poll loop: any thread writes it, the loop drains it. */
+    static Pipe openNonBlocking() throws SpawnError {
+        return open(true);
+    }
+
+    private static Pipe open(boolean nonBlocking) throws SpawnError {
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(8))) {
             Pointer pair = mem.reserve(8);
-            if (Features.pipe2()) {
-                if (Native.extra().pipe2(pair, Constants.O_CLOEXEC) != 0) throw SpawnError.errno(Native.errno(), "pipe2");
+            if (Features.pipe2()) { // one call where pipe2 takes O_NONBLOCK too, instead of four fcntl after it
+                if (Native.extra().pipe2(pair, Constants.O_CLOEXEC | (nonBlocking ? Constants.O_NONBLOCK : 0)) != 0) {
+                    throw SpawnError.errno(Native.errno(), "pipe2");
+                }
                 LAST.set(Strategy.Pipes.PIPE2);
             } else {
                 CLOEXEC_GAP.writeLock().lock();
@@ -41,6 +52,10 @@ public final class Pipe implements AutoCloseable {
                     CLOEXEC_GAP.writeLock().unlock();
                 }
                 LAST.set(Strategy.Pipes.PIPE_THEN_FD_CLOEXEC);
+                if (nonBlocking) {
+                    setNonBlocking(pair.getInt(0));
+                    setNonBlocking(pair.getInt(4));
+                }
             }
             return new Pipe(pair.getInt(0), pair.getInt(4));
         }

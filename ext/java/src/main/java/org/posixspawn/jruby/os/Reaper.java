@@ -59,12 +59,10 @@ public final class Reaper {
     private static synchronized Reaper instance() throws SpawnError {
         if (instance != null) return instance;
         int wakeRead, wakeWrite;
-        try (Pipe wake = Pipe.open()) { // pipe2 where there is one (not macOS)
+        try (Pipe wake = Pipe.openNonBlocking()) {
             wakeRead = wake.takeRead();
             wakeWrite = wake.takeWrite();
         }
-        Pipe.setNonBlocking(wakeRead);
-        Pipe.setNonBlocking(wakeWrite);
         int epoll = -1;
         if (Native.LINUX) {
             epoll = LinuxCalls.Bound.LINUX.epoll_create1(LinuxCalls.EPOLL_CLOEXEC);
