@@ -22,11 +22,9 @@ RSpec.describe 'loading the gem' do
   # binds only the spawn's calls (LibC), the rest (LibCExtra: pipes, reads, mappings, waits) on first use.
   # One fresh JRuby (-verbose:class) does a plain spawn + wait, says so, then captures a child.
   it 'binds only the calls of a spawn for a plain spawn + wait, the rest when a child is captured' do
-    java, *rest = JRubyLauncher.command
-    verbose = rest.empty? ? ['-J-verbose:class'] : ['-verbose:class']
     script = "require 'posix/spawn'; Process.wait(POSIX::Spawn.spawn('true')); raise unless $?.success?; " \
              "$stdout.syswrite(\"SPAWNED\\n\"); raise unless POSIX::Spawn::Child.new('echo', 'hi').out == \"hi\\n\""
-    out = IO.popen([java, *verbose, *rest, '--dev', '-I', File.expand_path('../lib', __dir__), '-e', script], err: %i[child out], &:read)
+    out = IO.popen([*JRubyLauncher.command(['-verbose:class']), '--dev', '-I', File.expand_path('../lib', __dir__), '-e', script], err: %i[child out], &:read)
     expect($?).to be_success, out.lines.last(5).join
     bound = ->(text) { text.scan(/org\.posixspawn\.jruby\.os\.(LibC\w*)/).flatten.uniq }
     before, after = out.split("SPAWNED\n", 2)
