@@ -2,6 +2,8 @@ package org.posixspawn.jruby.os;
 
 import java.nio.ByteBuffer;
 
+import jnr.ffi.Pointer;
+
 import org.posixspawn.jruby.plan.SpawnPlan;
 
 /**
@@ -33,6 +35,7 @@ public final class Capture implements AutoCloseable {
     private final long max;      // bytes of stdout + stderr, or -1
     private final ByteBuffer input;
     private final PollSet pollfds = new PollSet(5);
+    private Pointer status; // for a reap of our own
     private final CaptureBuffer out = new CaptureBuffer(), err = new CaptureBuffer();
     private final Object wakeLock = new Object();
     private volatile boolean wakeupAsked; // by wakeup(), not by the reaper's word of the end
@@ -168,6 +171,8 @@ public final class Capture implements AutoCloseable {
             pollfds.watch(stdin, Constants.POLLOUT);
             pollfds.watch(stdout, Constants.POLLIN);
             pollfds.watch(stderr, Constants.POLLIN);
+            int pidfd = runsChild ? child.pidfd() : -1;
+            pollfds.watch(pidfd, Constants.POLLIN);
             if (!waitingForExit && drainUntil != Long.MAX_VALUE) {
                 // After the exit (the reaper's wake-up told), poll no longer than the delay.
                 int until = (int) Math.max(0, (drainUntil - System.nanoTime() + 999_999) / 1_000_000);
@@ -190,6 +195,7 @@ public final class Capture implements AutoCloseable {
                 else if (fd == stdin) feed();
                 else if (fd == stdout) stdout = drain(stdout, out);
                 else if (fd == stderr) stderr = drain(stderr, err);
+                else if (fd == pidfd) child.reapIfExited(status());
             }
             if (woken) drainWakeups();
             if (woken && wakeupAsked) {
@@ -280,6 +286,11 @@ public final class Capture implements AutoCloseable {
         }
         Native.libc.close(fd);
         return -1;
+    }
+
+    private Pointer status() {
+        if (status == null) status = Native.allocate(8);
+        return status;
     }
 
     private void drainWakeups() {

@@ -146,10 +146,19 @@ public final class OwnedChild {
         return true;
     }
 
-    /** The reaper's check: reaps the child if it has exited, returning whether it has ended. Reaper thread only. */
+    /** The pidfd the reaper waits on, or -1 (ended, or the waitpid route): a {@link Capture} polls it too. */
+    synchronized int pidfd() {
+        return pidfd;
+    }
+
+    /**
+     * Reaps the child if it has exited, returning whether it has ended: the reaper's check, also made by a
+     * {@link Capture} whose poll saw the pidfd readable (one thread's wake-up less before its run ends).
+     */
     boolean reapIfExited(Pointer status) {
         List<Consumer<OwnedChild>> toCall;
         synchronized (this) {
+            if (ended) return true;
             long r = Native.extra().waitpid(pid, status, Constants.WNOHANG);
             if (r == pid) {
                 rawStatus = status.getInt(0);
