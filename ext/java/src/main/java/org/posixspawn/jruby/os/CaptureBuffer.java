@@ -18,7 +18,7 @@ import org.posixspawn.jruby.os.platform.Strategy;
  * A finished run's mapping (its first {@link #KEPT_MAPPING} bytes) is kept as the spare for the next run,
  * whose reads then find its pages in place instead of having the kernel fault in and zero new ones: about
  * 2 ms less per 16 MiB captured. One is kept per JVM (concurrent runs map their own), at the cost of that
- * much memory staying mapped (lazily freed: see {@link #finish}).
+ * much memory staying mapped (lazily freed: see {@link #finish}), and a small one beside it for the other output.
  * <p>
  * A streamed output ({@link #stream}) hands each read to the caller ({@link #takeChunk}) instead of gathering it.
  */
@@ -28,6 +28,12 @@ public final class CaptureBuffer {
     /** Java's largest array: no Ruby String can hold more. */
     private static final long LARGEST_OUTPUT = Integer.MAX_VALUE - 8;
     private static final AtomicReference<Mapping> SPARE = new AtomicReference<>();
+    /**
+     * A second spare of {@link #FIRST_MAPPING} bytes, for the run's other output (stderr, mostly empty): an
+     * mmap and a munmap fewer per run, and a munmap in a process with threads on other CPUs costs them a TLB
+     * shoot-down each.
+     */
+    private static final AtomicReference<Mapping> SMALL_SPARE = new AtomicReference<>();
     private static final ThreadLocal<Strategy.CaptureBuffer> LAST_GROWTH = new ThreadLocal<>();
 
     /** A mapping and its size. */
@@ -96,6 +102,7 @@ public final class CaptureBuffer {
     long makeRoom() throws SpawnError {
         if (buffer == null) {
             Mapping spare = SPARE.getAndSet(null);
+            if (spare == null) spare = SMALL_SPARE.getAndSet(null);
             if (spare != null) use(spare.address, spare.capacity);
         }
         if (length == capacity) {
@@ -167,7 +174,10 @@ public final class CaptureBuffer {
         // hand-over: once it is the spare, another run may be writing into it. A run that read nothing (a
         // command with no output) dirtied no page, and the last run's advice still holds.
         if (written) Native.extra().madvise(buffer, capacity, Constants.MADV_FREE);
-        if (!SPARE.compareAndSet(null, new Mapping(buffer, capacity))) Native.extra().munmap(buffer, capacity);
+        Mapping kept = new Mapping(buffer, capacity);
+        if (!SPARE.compareAndSet(null, kept) && (capacity != FIRST_MAPPING || !SMALL_SPARE.compareAndSet(null, kept))) {
+            Native.extra().munmap(buffer, capacity);
+        }
         buffer = null;
     }
 }

@@ -29,9 +29,9 @@ final class CapturePipes implements AutoCloseable {
             p.close();
             throw e;
         }
-        Pipe.setNonBlocking(p.stdin.writeEnd());
-        Pipe.setNonBlocking(p.stdout.readEnd());
-        Pipe.setNonBlocking(p.stderr.readEnd());
+        Pipe.setNonBlockingFresh(p.stdin.writeEnd());
+        Pipe.setNonBlockingFresh(p.stdout.readEnd());
+        Pipe.setNonBlockingFresh(p.stderr.readEnd());
         if (Constants.F_SETPIPE_SZ >= 0) {
             Native.libc.fcntl(p.stdout.readEnd(), Constants.F_SETPIPE_SZ, PIPE_SIZE); // best effort: a smaller pipe only costs speed
             if (feedsInput) Native.libc.fcntl(p.stdin.writeEnd(), Constants.F_SETPIPE_SZ, PIPE_SIZE);

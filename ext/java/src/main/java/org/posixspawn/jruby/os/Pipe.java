@@ -53,8 +53,8 @@ public final class Pipe implements AutoCloseable {
                 }
                 LAST.set(Strategy.Pipes.PIPE_THEN_FD_CLOEXEC);
                 if (nonBlocking) {
-                    setNonBlocking(pair.getInt(0));
-                    setNonBlocking(pair.getInt(4));
+                    setNonBlockingFresh(pair.getInt(0));
+                    setNonBlockingFresh(pair.getInt(4));
                 }
             }
             return new Pipe(pair.getInt(0), pair.getInt(4));
@@ -91,6 +91,11 @@ public final class Pipe implements AutoCloseable {
         int fd = write;
         write = -1;
         return fd;
+    }
+
+    /** {@link #setNonBlocking} for an end this thread has just made: one fcntl, it has no other status flag to keep. */
+    static void setNonBlockingFresh(int fd) {
+        Native.libc.fcntl(fd, Constants.F_SETFL, Constants.O_NONBLOCK);
     }
 
     static void setNonBlocking(int fd) {
