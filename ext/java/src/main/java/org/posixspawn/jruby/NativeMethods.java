@@ -10,6 +10,7 @@ import org.jruby.exceptions.RaiseException;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.posixspawn.jruby.os.Features;
+import org.posixspawn.jruby.os.ProgramCache;
 import org.posixspawn.jruby.os.Route;
 import org.posixspawn.jruby.os.Closing;
 import org.posixspawn.jruby.os.SpawnError;
@@ -73,6 +74,13 @@ public final class NativeMethods {
     public static IRubyObject last_closing(ThreadContext context, IRubyObject self) {
         Closing closing = Closing.last();
         return closing == null ? context.nil : context.runtime.newSymbol(closing.name().toLowerCase());
+    }
+
+    /** Native.last_program_lookup -> :cached, :searched, or nil: how this thread's last PATH search was answered (Linux keeps them). */
+    @JRubyMethod(module = true)
+    public static IRubyObject last_program_lookup(ThreadContext context, IRubyObject self) {
+        Boolean cached = ProgramCache.lastCached();
+        return cached == null ? context.nil : context.runtime.newSymbol(cached ? "cached" : "searched");
     }
 
     /** Native.pretend_missing(name, missing): run the fallback for an optional call (a libc function, or pidfd_open). */

@@ -48,6 +48,10 @@ public final class Constants {
     public static final int EPIPE = Errno.EPIPE.intValue();
     public static final int ENXIO = Errno.ENXIO.intValue();
     public static final int ENOMEM = Errno.ENOMEM.intValue();
+    public static final int EINVAL = Errno.EINVAL.intValue();
+    public static final int ENAMETOOLONG = Errno.ENAMETOOLONG.intValue();
+    /** Linux's (and macOS's 1024 is smaller): room for any path readlink(2) gives. */
+    static final int PATH_MAX = 4096;
 
     public static final int SIGKILL = Signal.SIGKILL.intValue(), SIGTERM = Signal.SIGTERM.intValue();
     public static final int WNOHANG = WaitFlags.WNOHANG.intValue();
@@ -58,7 +62,7 @@ public final class Constants {
     static final int SPAWNATTR_SIZE = 1024, FILE_ACTIONS_SIZE = 512, SIGSET_SIZE = 256;
 
     /** poll(2): struct pollfd { int fd; short events; short revents; }; revents may also carry POLLERR, POLLHUP. */
-    static final short POLLIN = 0x1, POLLOUT = 0x4;
+    static final short POLLIN = 0x1, POLLPRI = 0x2, POLLOUT = 0x4;
     static final int POLLFD_SIZE = 8;
 
     /** Memory mapping, the profile's: Linux's 0x22 would be MAP_PRIVATE | MAP_RENAME on macOS and FreeBSD. MREMAP, HUGEPAGE: Linux. */

@@ -1,0 +1,124 @@
+package org.posixspawn.jruby.os;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@link ProgramLookup}'s searches, kept while nothing they went through has changed ({@link PathWatch}): a
+ * command spawned again and again is then found with one poll(2) instead of an access(2) per PATH entry.
+ * <p>
+ * A command is cached from its {@link #CACHE_AFTER}th search of the same PATH and working directory on (a
+ * one-off spawn never binds the watch's calls), and only when found; a command not found is searched every
+ * time. Before it is kept, the directories of every entry up to the one that has it are watched and the
+ * search made again, so what changed meanwhile is either in that search or in the watch's queue.
+ * <p>
+ * What it does not see (as the search itself would): a change of this process's user or group ids between
+ * two spawns, which changes what access(2) allows (a JVM does not change them once running).
+ */
+public final class ProgramCache {
+    static final int CACHE_AFTER = 8;
+    /** Beyond this many kept commands the cache starts again empty: a bound, not a working-set policy. */
+    private static final int LIMIT = 512;
+    private static final Map<Key, Entry> ENTRIES = new ConcurrentHashMap<>();
+    private static final ThreadLocal<Boolean> LAST_CACHED = new ThreadLocal<>();
+
+    private ProgramCache() {}
+
+    /** Whether this thread's last search was answered by the cache (true) or made (false); null if none; for tests. */
+    public static Boolean lastCached() {
+        return LAST_CACHED.get();
+    }
+
+    /** {@link ProgramLookup#search}, through the cache: the same answer, found now. */
+    static byte[] find(byte[] name, byte[] path, byte[] pwd) {
+        Key key = new Key(name, path, pwd);
+        Entry entry = ENTRIES.get(key);
+        int searches = 1;
+        if (entry != null) {
+            if (entry.file == null) searches = entry.searches + 1;
+            else if (PathWatch.get().generation() == entry.generation) {
+                LAST_CACHED.set(Boolean.TRUE);
+                return entry.file;
+            }
+            // else stale: counted again from one, so a directory that keeps changing costs the caching step
+            // below only once in CACHE_AFTER searches
+        }
+        LAST_CACHED.set(Boolean.FALSE);
+        byte[] file = ProgramLookup.search(name, path, pwd);
+        PathWatch watch = searches >= CACHE_AFTER && file != null ? PathWatch.get() : null;
+        if (watch == null) {
+            remember(key, new Entry(null, -1, searches));
+            return file;
+        }
+        if (watch.watch(probed(name, path, pwd, file))) {
+            long generation = watch.generation(); // what changes after this is in the watch's queue
+            byte[] again = ProgramLookup.search(name, path, pwd);
+            if (generation >= 0 && Arrays.equals(file, again)) {
+                remember(key, new Entry(again, generation, searches));
+                return again;
+            }
+            file = again;
+        }
+        remember(key, new Entry(null, -1, 1)); // not cacheable now: tried again CACHE_AFTER searches on
+        return file;
+    }
+
+    private static void remember(Key key, Entry entry) {
+        if (ENTRIES.size() >= LIMIT) ENTRIES.clear();
+        ENTRIES.put(key, entry);
+    }
+
+    /** Every {@code entry/name} the search probed before it found {@code file}, and file itself, as absolute paths. */
+    private static List<byte[]> probed(byte[] name, byte[] path, byte[] pwd, byte[] file) {
+        List<byte[]> probes = new ArrayList<>();
+        for (int start = 0, end; start <= path.length; start = end + 1) {
+            end = start;
+            while (end < path.length && path[end] != ':') end++;
+            byte[] probe = ProgramLookup.candidate(name, path, start, end, pwd);
+            probes.add(probe);
+            if (Arrays.equals(probe, file) || probes.size() > 4096) break;
+        }
+        return probes;
+    }
+
+    /** A search's question: the name, the PATH and the working directory relative entries are taken against. */
+    private static final class Key {
+        final byte[] name, path, pwd;
+        private final int hash;
+
+        Key(byte[] name, byte[] path, byte[] pwd) {
+            this.name = name;
+            this.path = path;
+            this.pwd = pwd;
+            this.hash = (Arrays.hashCode(name) * 31 + Arrays.hashCode(path)) * 31 + Arrays.hashCode(pwd);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Key)) return false;
+            Key k = (Key) o;
+            return hash == k.hash && Arrays.equals(name, k.name) && Arrays.equals(path, k.path) && Arrays.equals(pwd, k.pwd);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    /** A search's answer (null until cached) and the watch generation it holds for, and how often it was searched. */
+    private static final class Entry {
+        final byte[] file;
+        final long generation;
+        final int searches;
+
+        Entry(byte[] file, long generation, int searches) {
+            this.file = file;
+            this.generation = generation;
+            this.searches = searches;
+        }
+    }
+}
