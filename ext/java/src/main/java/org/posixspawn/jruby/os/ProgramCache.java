@@ -12,14 +12,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>
  * A command is cached from its {@link #CACHE_AFTER}th search of the same PATH and working directory on (a
  * one-off spawn never binds the watch's calls), and only when found; a command not found is searched every
- * time. Before it is kept, the directories of every entry up to the one that has it are watched and the
+ * time. An answer made stale waits for twice as many searches before it is cached again (up to
+ * {@link #MAX_THRESHOLD}). Before it is kept, the directories of every entry up to the one that has it are watched and the
  * search made again, so what changed meanwhile is either in that search or in the watch's queue.
  * <p>
  * What it does not see (as the search itself would): a change of this process's user or group ids between
  * two spawns, which changes what access(2) allows (a JVM does not change them once running).
  */
 public final class ProgramCache {
-    static final int CACHE_AFTER = 8;
+    static final int CACHE_AFTER = 8, MAX_THRESHOLD = 1024;
     /** Beyond this many kept commands the cache starts again empty: a bound, not a working-set policy. */
     private static final int LIMIT = 512;
     private static final Map<Key, Entry> ENTRIES = new ConcurrentHashMap<>();
@@ -36,33 +37,38 @@ public final class ProgramCache {
     static byte[] find(byte[] name, byte[] path, byte[] pwd) {
         Key key = new Key(name, path, pwd);
         Entry entry = ENTRIES.get(key);
-        int searches = 1;
+        int searches = 1, threshold = CACHE_AFTER;
         if (entry != null) {
-            if (entry.file == null) searches = entry.searches + 1;
-            else if (PathWatch.get().generation() == entry.generation) {
+            threshold = entry.threshold;
+            if (entry.file == null) {
+                searches = entry.searches + 1;
+            } else if (PathWatch.get().generation() == entry.generation) {
                 LAST_CACHED.set(Boolean.TRUE);
                 return entry.file;
+            } else {
+                // Stale: something went through was changed. Cached again only after twice as many searches,
+                // so a directory that keeps changing (a busy parent: /tmp, a home directory) costs the
+                // caching step below rarely, and the search alone otherwise.
+                threshold = Math.min(MAX_THRESHOLD, 2 * threshold);
             }
-            // else stale: counted again from one, so a directory that keeps changing costs the caching step
-            // below only once in CACHE_AFTER searches
         }
         LAST_CACHED.set(Boolean.FALSE);
         byte[] file = ProgramLookup.search(name, path, pwd);
-        PathWatch watch = searches >= CACHE_AFTER && file != null ? PathWatch.get() : null;
+        PathWatch watch = searches >= threshold && file != null ? PathWatch.get() : null;
         if (watch == null) {
-            remember(key, new Entry(null, -1, searches));
+            remember(key, new Entry(null, -1, searches, threshold));
             return file;
         }
         if (watch.watch(probed(name, path, pwd, file))) {
             long generation = watch.generation(); // what changes after this is in the watch's queue
             byte[] again = ProgramLookup.search(name, path, pwd);
             if (generation >= 0 && Arrays.equals(file, again)) {
-                remember(key, new Entry(again, generation, searches));
+                remember(key, new Entry(again, generation, searches, threshold));
                 return again;
             }
             file = again;
         }
-        remember(key, new Entry(null, -1, 1)); // not cacheable now: tried again CACHE_AFTER searches on
+        remember(key, new Entry(null, -1, 1, Math.min(MAX_THRESHOLD, 2 * threshold))); // not cacheable now
         return file;
     }
 
@@ -109,16 +115,20 @@ public final class ProgramCache {
         }
     }
 
-    /** A search's answer (null until cached) and the watch generation it holds for, and how often it was searched. */
+    /**
+     * A search's answer (null until cached) and the watch generation it holds for; how often it was searched
+     * since it was last cached, and after how many searches it is cached.
+     */
     private static final class Entry {
         final byte[] file;
         final long generation;
-        final int searches;
+        final int searches, threshold;
 
-        Entry(byte[] file, long generation, int searches) {
+        Entry(byte[] file, long generation, int searches, int threshold) {
             this.file = file;
             this.generation = generation;
             this.searches = searches;
+            this.threshold = threshold;
         }
     }
 }
