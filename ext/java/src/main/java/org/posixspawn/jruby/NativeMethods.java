@@ -26,7 +26,11 @@ public final class NativeMethods {
     @JRubyMethod(module = true, rest = true)
     public static IRubyObject spawn(ThreadContext context, IRubyObject self, IRubyObject[] args) {
         SpawnPlan plan = SpawnArguments.parse(context, args);
-        return RubyFixnum.newFixnum(context.runtime, start(context, () -> Spawner.spawn(plan)));
+        try { // not start(): its lambda's bootstrap would be part of the first spawn
+            return RubyFixnum.newFixnum(context.runtime, Spawner.spawn(plan));
+        } catch (SpawnError error) {
+            throw Errors.toRuby(context, error);
+        }
     }
 
     /**
