@@ -117,6 +117,11 @@ module POSIX
       # Raises what POSIX::Spawn.spawn raises, TimeoutExceeded, MaximumOutputExceeded, or Aborted.
       def initialize(*args)
         args, options = Arguments.split(args)
+        if options.empty? # spawn arguments alone: every option of Child's at its default (nil), nothing to check
+          @spawn_args = args
+          return exec!
+        end
+
         @input = input_option(options.delete(:input))
         @timeout = Options.number(:timeout, options.delete(:timeout), 'seconds')
         @max = bytes_option(options.delete(:max))
