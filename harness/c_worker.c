@@ -5,8 +5,12 @@
  *   run CASE N    N iterations of CASE, each timed: prints their nanoseconds on one line
  *   warm CASE N   the same, untimed: prints "ok"
  *
+ *   heap MB       hold a live heap of MB megabytes (4 KiB blocks), as the Ruby workers do: prints "ok"
+ *
  * CASE: spawnp (posix_spawnp("true") + waitpid), spawn (posix_spawn of PROGRAM, the full path, + waitpid),
- * spawnp_2t (two threads, each doing 4 posix_spawnp + waitpid; an iteration ends when both are done).
+ * spawnp_2t (two threads, each doing 4 posix_spawnp + waitpid; an iteration ends when both are done), and
+ * spawnp_work: spawnp with the Ruby workers' other work between iterations, untimed (16 blocks of the live
+ * heap replaced, 64 KiB of garbage written), so that its caches start each spawn as theirs do.
  *
  *   c_worker PROGRAM
  */
@@ -21,6 +25,34 @@
 
 extern char **environ;
 static char *program;
+static char **heap;
+static long blocks;
+
+#define BLOCK 4096
+
+static void grow_heap(long mb) {
+    blocks = mb * 1024 * 1024 / BLOCK;
+    heap = calloc(blocks, sizeof *heap);
+    for (long i = 0; i < blocks; i++) {
+        heap[i] = malloc(BLOCK);
+        memset(heap[i], 'h', BLOCK);
+    }
+}
+
+/* The Ruby workers' other_work: 16 retained blocks replaced, 64 KiB of short-lived garbage. */
+static void other_work(void) {
+    for (int i = 0; i < 16 && blocks > 0; i++) {
+        long at = random() % blocks;
+        free(heap[at]);
+        heap[at] = malloc(BLOCK);
+        memset(heap[at], 'r', BLOCK);
+    }
+    for (int i = 0; i < 16; i++) {
+        volatile char *garbage = malloc(BLOCK);
+        memset((char *)garbage, 'g', BLOCK);
+        free((char *)garbage);
+    }
+}
 
 static long long now_ns(void) {
     struct timespec t;
@@ -47,7 +79,7 @@ static void *four_spawns(void *unused) {
 }
 
 static void iteration(const char *name) {
-    if (strcmp(name, "spawnp") == 0) {
+    if (strcmp(name, "spawnp") == 0 || strcmp(name, "spawnp_work") == 0) {
         spawn_wait(1);
     } else if (strcmp(name, "spawn") == 0) {
         spawn_wait(0);
@@ -71,12 +103,21 @@ int main(int argc, char **argv) {
     program = argv[1];
     char verb[16], name[64];
     long n;
-    while (scanf("%15s %63s %ld", verb, name, &n) == 3) {
+    while (scanf("%15s %63s", verb, name) == 2) {
+        if (strcmp(verb, "heap") == 0) {
+            grow_heap(atol(name));
+            printf("ok\n");
+            fflush(stdout);
+            continue;
+        }
+        if (scanf("%ld", &n) != 1) return 2;
         int timed = strcmp(verb, "run") == 0;
+        int work = strcmp(name, "spawnp_work") == 0;
         for (long i = 0; i < n; i++) {
             long long started = now_ns();
             iteration(name);
             if (timed) printf(i ? " %lld" : "%lld", now_ns() - started);
+            if (work) other_work();
         }
         printf(timed ? "\n" : "ok\n");
         fflush(stdout);

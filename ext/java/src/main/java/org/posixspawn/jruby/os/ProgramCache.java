@@ -59,10 +59,13 @@ public final class ProgramCache {
             remember(key, new Entry(null, -1, searches, threshold));
             return file;
         }
-        if (watch.watch(probed(name, path, pwd, file))) {
+        // Kept only if nothing changed from before the watches were added to after the second search: a
+        // change read meanwhile (by any thread) may have been a watched directory replaced under us.
+        long before = watch.generation();
+        if (before >= 0 && watch.watch(probed(name, path, pwd, file))) {
             long generation = watch.generation(); // what changes after this is in the watch's queue
             byte[] again = ProgramLookup.search(name, path, pwd);
-            if (generation >= 0 && Arrays.equals(file, again)) {
+            if (generation == before && Arrays.equals(file, again)) {
                 remember(key, new Entry(again, generation, searches, threshold));
                 return again;
             }
