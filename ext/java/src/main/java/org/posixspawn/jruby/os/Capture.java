@@ -13,8 +13,10 @@ import org.posixspawn.jruby.plan.SpawnPlan;
  * The pipes are {@link CapturePipes}; output is read straight into {@link CaptureBuffer}s. A wake-up pipe
  * lets another thread ({@link #wakeup}: Thread#raise, Thread#kill, Timeout, a trapped Ctrl-C) break the
  * poll; {@link #close} then ends a child that is still running ({@link OwnedChild#terminate}) and closes
- * every descriptor. The child belongs to the {@link Reaper}, which alone waits for it and reaps it: when it
- * ends, the reaper writes to the same wake-up pipe, so the deadline covers the wait for the exit too.
+ * every descriptor. The child belongs to the {@link Reaper}; the run also polls its pidfd and reaps it the
+ * moment it ends (the reaper's own check, under the child's lock: whichever comes first reaps), and without a
+ * pidfd the reaper's word of the end comes through the same wake-up pipe; the deadline covers the wait for
+ * the exit too.
  * <p>
  * An output can be streamed instead of captured ({@link CaptureBuffer#stream}): {@link #run} then returns
  * after each read from it, and the caller takes the bytes with {@link CaptureBuffer#takeChunk}.

@@ -10,8 +10,9 @@ import jnr.ffi.Pointer;
 
 /**
  * A child given to the {@link Reaper}: its pid, the pidfd the reaper waits on (or none: then the reaper asks
- * waitpid), and, once it has ended, its wait status. Only the reaper reaps it, under this object's lock, so
- * while {@link #ended} is false the pid is still this child's (a zombie keeps it) and may be signalled.
+ * waitpid), and, once it has ended, its wait status. Only {@link #reapIfExited} reaps it (the reaper's, or a
+ * Capture's that saw the pidfd readable), under this object's lock, so while {@link #ended} is false the pid
+ * is still this child's (a zombie keeps it) and may be signalled.
  */
 public final class OwnedChild {
     /** How long a child has between TERM and KILL, when Child ends it and when the JVM exits. */

@@ -45,7 +45,7 @@ final class PathWatch {
     // <sys/inotify.h>, the same on every Linux architecture.
     private static final int IN_NONBLOCK = 0x800, IN_CLOEXEC = 0x80000;
     private static final int IN_ATTRIB = 0x4, IN_MOVED_FROM = 0x40, IN_MOVED_TO = 0x80, IN_CREATE = 0x100,
-            IN_DELETE = 0x200, IN_DELETE_SELF = 0x400, IN_MOVE_SELF = 0x800, IN_IGNORED = 0x8000,
+            IN_DELETE = 0x200, IN_DELETE_SELF = 0x400, IN_MOVE_SELF = 0x800, IN_Q_OVERFLOW = 0x4000, IN_IGNORED = 0x8000,
             IN_ONLYDIR = 0x1000000, IN_DONT_FOLLOW = 0x2000000;
     private static final int MASK = IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF
             | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW;
@@ -118,7 +118,13 @@ final class PathWatch {
         long n;
         while ((n = calls.read(inotify, events, EVENTS)) > 0) {
             for (long at = 0; at + 16 <= n; at += 16 + events.getInt(at + 12)) {
-                if ((events.getInt(at + 4) & IN_IGNORED) != 0) {
+                int mask = events.getInt(at + 4);
+                if ((mask & IN_Q_OVERFLOW) != 0) {
+                    // Events were lost, IN_IGNORED among them perhaps: every directory is watched afresh (adding
+                    // a watch a directory still has gives its descriptor back).
+                    watched.clear();
+                    byDescriptor.clear();
+                } else if ((mask & IN_IGNORED) != 0) {
                     Dir dir = byDescriptor.remove(events.getInt(at));
                     if (dir != null) watched.remove(dir);
                 }

@@ -1,0 +1,18 @@
+require 'spec_helper'
+require 'open3'
+
+# bin/spawn-breakdown, the README's warm breakdown, with tiny counts so that it keeps working (it reaches
+# into the gem's Java classes, which a change of theirs can break without any other spec noticing: the
+# LibC split once did). How fast things are is the tool's to report.
+RSpec.describe 'bin/spawn-breakdown' do
+  root = File.expand_path('..', __dir__)
+
+  it 'prints every case and every phase of the warm breakdown' do
+    command = [*JRubyLauncher.command, '--dev', '-I', File.join(root, 'lib'), File.join(root, 'bin', 'spawn-breakdown'), '-n', '4', '-r', '2', '-w', '4']
+    out, err, status = Open3.capture3(*command)
+    expect(status).to be_success, err
+    expect(out).to match(/^  POSIX::Spawn\.spawn\("true"\) \+ Process\.wait +\d+\.\d/)
+    expect(out).to match(/^  raw jnr-ffi posix_spawn\("\S+"\) \+ waitpid +\d+\.\d/)
+    expect(out).to include('of which the PATH search', 'the posix_spawn call (raw jnr-ffi', 'the wait (Process.wait')
+  end
+end
