@@ -33,7 +33,10 @@ import jnr.ffi.types.ssize_t;
  * on: a spawn on another thread in that microsecond may still use the search made before the mount.)
  */
 final class PathWatch {
-    /** The calls beyond {@link LibC}'s, bound when the first search is to be cached (one-off spawns never are). */
+    /**
+     * The watch's calls, bound when the first search is to be cached (one-off spawns never are); read and poll
+     * again (LibCExtra has them too), so that a program that only spawns binds these five, not LibCExtra's 22.
+     */
     public interface Calls {
         @SaveError int inotify_init1(int flags);
         @SaveError int inotify_add_watch(int fd, Pointer path, int mask);

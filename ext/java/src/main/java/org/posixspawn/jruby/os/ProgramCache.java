@@ -13,11 +13,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * A command is cached from its {@link #CACHE_AFTER}th search of the same PATH and working directory on (a
  * one-off spawn never binds the watch's calls), and only when found; a command not found is searched every
  * time. An answer made stale waits for twice as many searches before it is cached again (up to
- * {@link #MAX_THRESHOLD}). Before it is kept, the directories of every entry up to the one that has it are watched and the
- * search made again, so what changed meanwhile is either in that search or in the watch's queue.
+ * {@link #MAX_THRESHOLD}). Before it is kept, the directories of every entry up to the one that has it are
+ * watched and the search made again, so what changed meanwhile is either in that search or in the watch's queue.
  * <p>
- * What it does not see (as the search itself would): a change of this process's user or group ids between
- * two spawns, which changes what access(2) allows (a JVM does not change them once running).
+ * What it does not see, where a search would: a change of this process's user or group ids between two
+ * spawns, which changes what access(2) allows (a JVM does not change them once running).
  */
 public final class ProgramCache {
     static final int CACHE_AFTER = 8, MAX_THRESHOLD = 1024;
@@ -53,8 +53,9 @@ public final class ProgramCache {
             }
         }
         LAST_CACHED.set(Boolean.FALSE);
-        byte[] file = ProgramLookup.search(name, path, pwd);
-        PathWatch watch = searches >= threshold && file != null ? PathWatch.get() : null;
+        List<byte[]> probed = searches >= threshold ? new ArrayList<>() : null;
+        byte[] file = ProgramLookup.search(name, path, pwd, probed);
+        PathWatch watch = probed != null && file != null ? PathWatch.get() : null;
         if (watch == null) {
             remember(key, new Entry(null, -1, searches, threshold));
             return file;
@@ -62,9 +63,9 @@ public final class ProgramCache {
         // Kept only if nothing changed from before the watches were added to after the second search: a
         // change read meanwhile (by any thread) may have been a watched directory replaced under us.
         long before = watch.generation();
-        if (before >= 0 && watch.watch(probed(name, path, pwd, file))) {
+        if (before >= 0 && watch.watch(probed)) {
             long generation = watch.generation(); // what changes after this is in the watch's queue
-            byte[] again = ProgramLookup.search(name, path, pwd);
+            byte[] again = ProgramLookup.search(name, path, pwd, null);
             if (generation == before && Arrays.equals(file, again)) {
                 remember(key, new Entry(again, generation, searches, threshold));
                 return again;
@@ -78,19 +79,6 @@ public final class ProgramCache {
     private static void remember(Key key, Entry entry) {
         if (ENTRIES.size() >= LIMIT) ENTRIES.clear();
         ENTRIES.put(key, entry);
-    }
-
-    /** Every {@code entry/name} the search probed before it found {@code file}, and file itself, as absolute paths. */
-    private static List<byte[]> probed(byte[] name, byte[] path, byte[] pwd, byte[] file) {
-        List<byte[]> probes = new ArrayList<>();
-        for (int start = 0, end; start <= path.length; start = end + 1) {
-            end = start;
-            while (end < path.length && path[end] != ':') end++;
-            byte[] probe = ProgramLookup.candidate(name, path, start, end, pwd);
-            probes.add(probe);
-            if (Arrays.equals(probe, file) || probes.size() > 4096) break;
-        }
-        return probes;
     }
 
     /** A search's question: the name, the PATH and the working directory relative entries are taken against. */

@@ -1,6 +1,7 @@
 package org.posixspawn.jruby.os;
 
 import java.util.Arrays;
+import java.util.List;
 
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
@@ -35,16 +36,20 @@ final class ProgramLookup {
         if (name.length == 0) return null;
         for (byte b : name) if (b == '/') return name;
         if (path == null) return null;
-        return Native.LINUX ? ProgramCache.find(name, path, pwd) : search(name, path, pwd);
+        return Native.LINUX ? ProgramCache.find(name, path, pwd) : search(name, path, pwd, null);
     }
 
-    /** The search itself: {@link #find} for a name without a slash and a PATH. */
-    static byte[] search(byte[] name, byte[] path, byte[] pwd) {
+    /**
+     * The search itself: {@link #find} for a name without a slash and a PATH. Each candidate it probes, up to
+     * the file found, is added to {@code probed} unless that is null (what {@link ProgramCache} has watched).
+     */
+    static byte[] search(byte[] name, byte[] path, byte[] pwd, List<byte[]> probed) {
         Probe probe = PROBE.get();
         for (int start = 0, end; start <= path.length; start = end + 1) {
             end = start;
             while (end < path.length && path[end] != ':') end++;
             int at = probe.candidate(name, path, start, end, pwd);
+            if (probed != null) probed.add(Arrays.copyOf(probe.bytes, at));
             // access(2) first: one cheap system call rules out the entries that do not have it; then, with a
             // trailing slash, only a directory passes.
             probe.buffer.putByte(at, (byte) 0);
@@ -55,12 +60,6 @@ final class ProgramLookup {
             return Arrays.copyOf(probe.bytes, at);
         }
         return null;
-    }
-
-    /** The file the search probes for {@code name} in the PATH entry from {@code start} to {@code end}. */
-    static byte[] candidate(byte[] name, byte[] path, int start, int end, byte[] pwd) {
-        Probe probe = PROBE.get();
-        return Arrays.copyOf(probe.bytes, probe.candidate(name, path, start, end, pwd));
     }
 
     /**
