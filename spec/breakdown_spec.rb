@@ -1,5 +1,6 @@
 require 'spec_helper'
 require 'open3'
+require 'json'
 
 # bin/spawn-breakdown, the README's warm breakdown, with tiny counts so that it keeps working (it reaches
 # into the gem's Java classes, which a change of theirs can break without any other spec noticing: the
@@ -14,5 +15,15 @@ RSpec.describe 'bin/spawn-breakdown' do
     expect(out).to match(/^  POSIX::Spawn\.spawn\("true"\) \+ Process\.wait +\d+\.\d/)
     expect(out).to match(/^  raw jnr-ffi posix_spawn\("\S+"\) \+ waitpid +\d+\.\d/)
     expect(out).to include('of which the PATH search', 'the posix_spawn call (raw jnr-ffi', 'the wait (Process.wait')
+  end
+
+  it "reports one cold JVM's first spawns and how the later ones split into the call and the wait" do
+    command = [*JRubyLauncher.command, '--dev', '-I', File.join(root, 'lib'), File.join(root, 'bin', 'spawn-breakdown'), '--cold-child=gem']
+    out, err, status = Open3.capture3(*command)
+    expect(status).to be_success, err
+    result = JSON.parse(out)
+    expect(result['first_n_ms'].keys).to eq(%w[1 100 1000])
+    expect(result['late_us'].keys).to contain_exactly('spawn_wall', 'spawn_cpu', 'wait_wall', 'wait_cpu')
+    expect(result['late_us'].values).to all(be > 0)
   end
 end
