@@ -53,10 +53,12 @@ public final class ProgramCache {
             }
         }
         LAST_CACHED.set(Boolean.FALSE);
-        List<byte[]> probed = searches >= threshold ? new ArrayList<>() : null;
+        // Due to be cached: the candidates probed are collected for the watch, where there is one (without
+        // inotify to be had, every search is made as it is, with nothing collected).
+        PathWatch watch = searches >= threshold ? PathWatch.get() : null;
+        List<byte[]> probed = watch != null ? new ArrayList<>() : null;
         byte[] file = ProgramLookup.search(name, path, pwd, probed);
-        PathWatch watch = probed != null && file != null ? PathWatch.get() : null;
-        if (watch == null) {
+        if (watch == null || file == null) {
             remember(key, new Entry(null, -1, searches, threshold));
             return file;
         }
