@@ -13,6 +13,10 @@
  * heap replaced, 64 KiB of garbage written), so that its caches start each spawn as theirs do.
  *
  *   c_worker PROGRAM
+ *
+ * Built with -shared -DC_WORKER_LIBRARY it is instead a library for the JRuby worker, whose c_spawnp case
+ * calls c_worker_spawnp (through FFI): the same spawn made from inside the JVM's process, with its heap,
+ * threads, descriptors and signal handlers, which sets what the JVM costs apart from what the gem does.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -78,6 +82,12 @@ static void *four_spawns(void *unused) {
     return NULL;
 }
 
+#ifdef C_WORKER_LIBRARY
+int c_worker_spawnp(void) {
+    spawn_wait(1);
+    return 1;
+}
+#else
 static void iteration(const char *name) {
     if (strcmp(name, "spawnp") == 0 || strcmp(name, "spawnp_work") == 0) {
         spawn_wait(1);
@@ -124,3 +134,4 @@ int main(int argc, char **argv) {
     }
     return 0;
 }
+#endif

@@ -25,6 +25,17 @@ if RUBY_ENGINE == 'ruby'
   POSIX::Spawn::Child.prepend(BlockingChildEnds)
 end
 
+# spawn-harness's C worker built as a library (HARNESS_C_LIBRARY), for the c_spawnp case: C's spawn made
+# from inside this JVM, with no Ruby or gem code around it.
+if RUBY_ENGINE == 'jruby' && ENV['HARNESS_C_LIBRARY']
+  require 'ffi'
+  module InJvmC
+    extend FFI::Library
+    ffi_lib ENV['HARNESS_C_LIBRARY']
+    attach_function :c_worker_spawnp, [], :int
+  end
+end
+
 module Worker
   MIB = 1024 * 1024
   BLOCK = 4096
@@ -73,7 +84,9 @@ module Worker
       threads.each { |go, _| go << true }
       threads.map { |_, done| done.pop }.all?
     end,
-  }.freeze
+  }
+  CASES['c_spawnp'] = -> { InJvmC.c_worker_spawnp == 1 } if defined?(InJvmC)
+  CASES.freeze
 
   # The live heap: 4 KiB strings, grown to a target and then partly replaced between iterations.
   def heap
