@@ -18,7 +18,7 @@ RSpec.describe 'bin/posix-spawn-benchmark' do
     Open3.capture3(env, *command, *args)
   end
 
-  it 'prints min, median, max and ratio of every case, the C loop both ways when cc is here' do
+  it 'prints min, median, max and ratio of every case, the C loop both ways and inside the JVM when cc is here' do
     out, err, status = benchmark('-n', '2', '-m', '10')
     expect(status).to be_success, err
     expect(out).to match(/^posix-spawn-benchmark: 2 operations per case in 2 rounds on 1 thread, after 2 to warm up$/)
@@ -27,6 +27,7 @@ RSpec.describe 'bin/posix-spawn-benchmark' do
     child_cases.each { |name| expect(out).to match(/^  #{Regexp.escape(name)} +#{number}/) }
     if POSIX::Spawn::Benchmark.which('cc') || POSIX::Spawn::Benchmark.which('gcc')
       expect(out).to match(/^  C posix_spawnp\("true"\) +#{number}/).and match(%r{^  C posix_spawn\("/\S+/true"\) +#{number}})
+      expect(out).to match(/^  C posix_spawnp\("true"\) inside this JVM +#{number} +#{number} +#{number} /)
     end
     expect(out).to include('fspawn (fork+exec) is not measured: the JVM cannot fork')
     expect(err).to include('warming up: 2 operations per case', 'step 1/1: growing the live heap to 10 MB')

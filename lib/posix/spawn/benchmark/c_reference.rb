@@ -13,19 +13,21 @@ module POSIX
         # Why there is no C reference on this machine.
         class NotCompiled < StandardError; end
 
-        # Compiles spawn_loop.c into a temporary directory removed at exit, and returns the binary's path.
-        # Raises NotCompiled when there is no C compiler or it fails.
-        def self.compile
+        # Compiles spawn_loop.c into a temporary directory removed at exit, and returns the binary's path
+        # (with library: true, the shared library's, for InProcess). Raises NotCompiled when there is no C
+        # compiler or it fails.
+        def self.compile(library: false)
           compiler = [ENV['CC'], 'cc', 'gcc', 'clang'].compact.find { |cc| Benchmark.which(cc) }
           raise NotCompiled, 'no C compiler found (set CC to use one)' unless compiler
 
           dir = Dir.mktmpdir('posix-spawn-benchmark')
           at_exit { FileUtils.rm_rf(dir) }
-          binary = File.join(dir, 'spawn_loop')
-          log = IO.popen([compiler, '-O2', '-pthread', '-o', binary, SOURCE, err: [:child, :out]], &:read)
+          output = File.join(dir, library ? 'spawn_loop.so' : 'spawn_loop')
+          flags = library ? %w[-shared -fPIC -DSPAWN_LOOP_LIBRARY] : []
+          log = IO.popen([compiler, '-O2', '-pthread', *flags, '-o', output, SOURCE, err: [:child, :out]], &:read)
           raise NotCompiled, "#{compiler} could not compile #{File.basename(SOURCE)}: #{log.strip}" unless $?.success?
 
-          binary
+          output
         end
 
         attr_reader :name, :group
@@ -53,6 +55,27 @@ module POSIX
           raise "#{@binary} failed: #{$?.inspect}" unless $?.success?
 
           Float(output) / 1e6
+        end
+
+        # The same loop run inside this JVM, the library called through FFI: what this process (its heap,
+        # threads, descriptors, signal handlers) costs a spawn, whatever the code making it.
+        class InProcess < CReference
+          def initialize(library, name, mode, program)
+            super
+            require 'ffi'
+            @loop = Module.new do
+              extend FFI::Library
+              ffi_lib library
+              attach_function :spawn_loop, %i[long long int string], :double, blocking: true
+            end
+          end
+
+          def time_per_op(count, threads)
+            per_spawn = @loop.spawn_loop(count, threads, @mode == 'p' ? 1 : 0, @program)
+            raise "#{@name}: spawning #{@program} failed" if per_spawn.negative?
+
+            per_spawn / 1e6
+          end
         end
       end
     end
