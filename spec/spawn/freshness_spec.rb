@@ -163,6 +163,16 @@ RSpec.describe 'POSIX::Spawn.spawn between changes' do
       File.read(file).strip
     end
 
+    it "looks the program up on ENV['PATH'] as it is at the spawn, changed since the last one" do
+      install(@early, 'early')
+      install(@late, 'late')
+      expect(run_prog).to eq('early')
+      ENV['PATH'] = ENV['PATH'].sub("#{@early}:", '')
+      expect(run_prog).to eq('late')
+      ENV['PATH'] = "#{@early}:#{ENV['PATH']}"
+      expect(run_prog).to eq('early')
+    end
+
     it 'finds a program installed in an earlier PATH directory at once, and misses it once removed' do
       install(@late, 'late')
       expect(run_prog).to eq('late')

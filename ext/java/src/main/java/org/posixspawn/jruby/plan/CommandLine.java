@@ -3,7 +3,9 @@ package org.posixspawn.jruby.plan;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.jruby.util.ByteList;
 
@@ -14,11 +16,15 @@ import org.jruby.util.ByteList;
 final class CommandLine {
     static final PathName SHELL = PathName.of("/bin/sh");
     /** MRI: posix_sh_cmds, words that make a command line go to the shell. */
-    private static final List<String> SHELL_WORDS = Arrays.asList(
+    private static final Set<String> SHELL_WORDS = new HashSet<>(Arrays.asList(
             "!", ".", ":", "break", "case", "colon", "continue", "do", "done", "elif", "else", "esac", "eval",
             "exec", "exit", "export", "fi", "for", "if", "in", "readonly", "return", "set", "shift", "then",
-            "times", "trap", "unset", "until", "while");
-    private static final String SHELL_META = "*?{}[]<>()~&|\\$;'`\"\n#";
+            "times", "trap", "unset", "until", "while"));
+    /** MRI: the meta characters rb_exec_fillarg looks for, as a table indexed by byte. */
+    private static final boolean[] SHELL_META = new boolean[256];
+    static {
+        for (char c : "*?{}[]<>()~&|\\$;'`\"\n#".toCharArray()) SHELL_META[c] = true;
+    }
 
     private CommandLine() {}
 
@@ -50,7 +56,7 @@ final class CommandLine {
             } else if (firstStart < 0) {
                 firstStart = i;
             }
-            if (SHELL_META.indexOf(c) >= 0) return true;
+            if (SHELL_META[c]) return true;
             if (firstLen < 0) {
                 if (c == '=') return true;
                 if (c == '/') firstLen = 0x100; // a path: never a shell word

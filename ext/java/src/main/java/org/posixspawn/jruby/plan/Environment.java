@@ -48,14 +48,14 @@ final class Environment {
 
     /** MRI: dln_find_exe_r's PATH: the env hash's when it sets one, else ENV's; null when neither has one. */
     byte[] searchPath(Ruby runtime) {
-        ByteList path = changes != null && changes.get(PATH) != null ? changes.get(PATH) : envValue(runtime, "PATH");
-        return path == null ? null : Conversions.bytes(path);
+        ByteList path = changes != null ? changes.get(PATH) : null;
+        return path != null ? Conversions.bytes(path) : EnvironmentSnapshot.of(runtime).path();
     }
 
     // MRI: rb_execarg_parent_start1, the envp part: Ruby's ENV (or nothing), then the changes. An
     // unmodifiable list; without changes, ENV's snapshot, the same list while ENV is unchanged.
     List<byte[]> envp(Ruby runtime, boolean unsetOthers) {
-        if (changes == null && !unsetOthers) return EnvironmentSnapshot.of(runtime);
+        if (changes == null && !unsetOthers) return EnvironmentSnapshot.of(runtime).envp();
         Map<ByteList, ByteList> merged = new LinkedHashMap<>();
         if (!unsetOthers) {
             for (Object o : runtime.getENV().directEntrySet()) {
@@ -72,10 +72,5 @@ final class Environment {
         List<byte[]> envp = new ArrayList<>(merged.size());
         for (Map.Entry<ByteList, ByteList> e : merged.entrySet()) envp.add(EnvironmentSnapshot.entry(e.getKey(), e.getValue()));
         return Collections.unmodifiableList(envp);
-    }
-
-    private static ByteList envValue(Ruby runtime, String name) {
-        IRubyObject v = runtime.getENV().fastARef(RubyString.newString(runtime, name));
-        return v == null || v.isNil() ? null : ((RubyString) v).getByteList();
     }
 }

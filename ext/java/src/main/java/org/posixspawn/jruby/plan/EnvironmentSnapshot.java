@@ -11,36 +11,66 @@ import org.jruby.RubyString;
 import org.jruby.util.ByteList;
 
 /**
- * Ruby's ENV as NAME=VALUE bytes, made once and handed out again, the same list, for as long as ENV holds the
- * same names and values in the same order: most spawns pass ENV unchanged, and the platform layer keeps the
- * native copy of a list it has already written ({@code os.NativeEnvironment}). Every spawn compares ENV with
- * the snapshot byte for byte, so a change made by any thread before the spawn is in its child's environment.
- * Immutable, published through a volatile field: no lock.
+ * Ruby's ENV as NAME=VALUE bytes, and its PATH, made once and handed out again, the same list, for as long as
+ * ENV holds the same names and values in the same order: most spawns pass ENV unchanged, and the platform
+ * layer keeps the native copy of a list it has already written ({@code os.NativeEnvironment}). Every spawn
+ * compares ENV with the snapshot, so a change made by any thread before the spawn is in its child's
+ * environment. Immutable, published through a volatile field: no lock.
  */
 final class EnvironmentSnapshot {
+    private static final byte[] PATH = { 'P', 'A', 'T', 'H' };
     private static volatile EnvironmentSnapshot last;
 
     private final Ruby runtime;
+    /** ENV's names and values, the Strings themselves, in ENV's order: each frozen (else never matched). */
+    private final RubyString[] strings;
     private final List<byte[]> envp;
+    private final byte[] path;
 
-    private EnvironmentSnapshot(Ruby runtime, List<byte[]> envp) {
+    private EnvironmentSnapshot(Ruby runtime, RubyString[] strings, List<byte[]> envp, byte[] path) {
         this.runtime = runtime;
+        this.strings = strings;
         this.envp = envp;
+        this.path = path;
+    }
+
+    /** ENV's snapshot now: the last one while ENV still holds its entries, else a new one. */
+    static EnvironmentSnapshot of(Ruby runtime) {
+        RubyHash env = runtime.getENV();
+        EnvironmentSnapshot s = last;
+        if (s != null && s.runtime == runtime && s.matches(env)) return s;
+        List<RubyString> strings = new ArrayList<>(2 * env.size());
+        List<byte[]> envp = new ArrayList<>(env.size());
+        byte[] path = null;
+        for (Object o : env.directEntrySet()) {
+            Map.Entry<?, ?> e = (Map.Entry<?, ?>) o;
+            RubyString name = (RubyString) e.getKey(), value = (RubyString) e.getValue();
+            strings.add(name);
+            strings.add(value);
+            envp.add(entry(name.getByteList(), value.getByteList()));
+            if (isPath(name.getByteList())) path = Conversions.bytes(value.getByteList());
+        }
+        s = new EnvironmentSnapshot(runtime, strings.toArray(new RubyString[0]), Collections.unmodifiableList(envp), path);
+        last = s;
+        return s;
     }
 
     /** ENV's entries as NAME=VALUE, in ENV's order: an unmodifiable list, the same one while ENV is unchanged. */
-    static List<byte[]> of(Ruby runtime) {
-        RubyHash env = runtime.getENV();
-        EnvironmentSnapshot s = last;
-        if (s != null && s.runtime == runtime && s.matches(env)) return s.envp;
-        List<byte[]> envp = new ArrayList<>(env.size());
-        for (Object o : env.directEntrySet()) {
-            Map.Entry<?, ?> e = (Map.Entry<?, ?>) o;
-            envp.add(entry(((RubyString) e.getKey()).getByteList(), ((RubyString) e.getValue()).getByteList()));
+    List<byte[]> envp() {
+        return envp;
+    }
+
+    /** ENV's PATH, null if it has none; not to be modified. */
+    byte[] path() {
+        return path;
+    }
+
+    private static boolean isPath(ByteList name) {
+        if (name.realSize() != PATH.length) return false;
+        for (int i = 0; i < PATH.length; i++) {
+            if (name.get(i) != PATH[i]) return false;
         }
-        s = new EnvironmentSnapshot(runtime, Collections.unmodifiableList(envp));
-        last = s;
-        return s.envp;
+        return true;
     }
 
     /** NAME=VALUE. */
@@ -52,27 +82,21 @@ final class EnvironmentSnapshot {
         return entry;
     }
 
-    /** Whether ENV holds exactly the snapshot's entries, in its order. Allocates nothing but the iterator. */
+    /**
+     * Whether ENV holds the snapshot's very Strings, in its order. A frozen String's bytes cannot change, and
+     * JRuby's ENV stores every name and value frozen (ENV['X'] = s stores a frozen copy of s): so the same
+     * frozen Strings are the same bytes, without reading them. Allocates nothing but the iterator.
+     */
     private boolean matches(RubyHash env) {
-        if (env.size() != envp.size()) return false;
+        if (2 * env.size() != strings.length) return false;
         int i = 0;
         for (Object o : env.directEntrySet()) {
-            if (i == envp.size()) return false; // grown meanwhile
+            if (i == strings.length) return false; // grown meanwhile
             Map.Entry<?, ?> e = (Map.Entry<?, ?>) o;
-            ByteList name = ((RubyString) e.getKey()).getByteList(), value = ((RubyString) e.getValue()).getByteList();
-            byte[] entry = envp.get(i++);
-            int n = name.realSize();
-            if (entry.length != n + 1 + value.realSize() || entry[n] != '=') return false;
-            if (!same(entry, 0, name) || !same(entry, n + 1, value)) return false;
+            Object name = e.getKey(), value = e.getValue();
+            if (name != strings[i] || value != strings[i + 1] || !strings[i].isFrozen() || !strings[i + 1].isFrozen()) return false;
+            i += 2;
         }
-        return i == envp.size();
-    }
-
-    private static boolean same(byte[] entry, int at, ByteList bytes) {
-        byte[] b = bytes.unsafeBytes();
-        for (int i = 0, from = bytes.begin(), n = bytes.realSize(); i < n; i++) {
-            if (entry[at + i] != b[from + i]) return false;
-        }
-        return true;
+        return i == strings.length;
     }
 }
