@@ -111,7 +111,7 @@ module POSIX
 
         # posix_spawnp searches PATH in the child, with one failed execve per entry before the right one;
         # this gem looks the program up once, in the parent. So the loop runs both ways; and posix_spawnp
-        # once more inside this JVM, whose process costs a spawn more than a small C one does.
+        # once more inside this JVM, which sets what its process costs a spawn apart from the gem's code.
         def c_reference
           c_loop = CReference.compile
           path = Benchmark.which('true')
