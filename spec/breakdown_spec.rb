@@ -14,6 +14,7 @@ RSpec.describe 'bin/spawn-breakdown' do
     expect(status).to be_success, err
     expect(out).to match(/^  POSIX::Spawn\.spawn\("true"\) \+ Process\.wait +\d+\.\d/)
     expect(out).to match(/^  raw jnr-ffi posix_spawn\("\S+"\) \+ waitpid +\d+\.\d/)
+    expect(out).to match(/^  C posix_spawnp\("true"\) \+ waitpid inside this JVM +\d+\.\d/)
     expect(out).to include('of which the PATH search', 'the posix_spawn call (raw jnr-ffi', 'the wait (Process.wait')
   end
 
