@@ -47,22 +47,17 @@ final class Environment {
     }
 
     /** MRI: dln_find_exe_r's PATH: the env hash's when it sets one, else ENV's; null when neither has one. */
-    byte[] searchPath(Ruby runtime) {
+    byte[] searchPath(EnvironmentSnapshot env) {
         ByteList path = changes != null ? changes.get(PATH) : null;
-        return path != null ? Conversions.bytes(path) : EnvironmentSnapshot.of(runtime).path();
+        return path != null ? Conversions.bytes(path) : env.path();
     }
 
     // MRI: rb_execarg_parent_start1, the envp part: Ruby's ENV (or nothing), then the changes. An
     // unmodifiable list; without changes, ENV's snapshot, the same list while ENV is unchanged.
-    List<byte[]> envp(Ruby runtime, boolean unsetOthers) {
-        if (changes == null && !unsetOthers) return EnvironmentSnapshot.of(runtime).envp();
+    List<byte[]> envp(EnvironmentSnapshot env, boolean unsetOthers) {
+        if (changes == null && !unsetOthers) return env.envp();
         Map<ByteList, ByteList> merged = new LinkedHashMap<>();
-        if (!unsetOthers) {
-            for (Object o : runtime.getENV().directEntrySet()) {
-                Map.Entry<?, ?> e = (Map.Entry<?, ?>) o;
-                merged.put(((RubyString) e.getKey()).getByteList(), ((RubyString) e.getValue()).getByteList());
-            }
-        }
+        if (!unsetOthers) env.putEach(merged);
         if (changes != null) {
             for (Map.Entry<ByteList, ByteList> c : changes.entrySet()) {
                 if (c.getValue() == null) merged.remove(c.getKey());

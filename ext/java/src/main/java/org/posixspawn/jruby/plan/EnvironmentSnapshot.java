@@ -34,7 +34,10 @@ final class EnvironmentSnapshot {
         this.path = path;
     }
 
-    /** ENV's snapshot now: the last one while ENV still holds its entries, else a new one. */
+    /**
+     * ENV's snapshot now: the last one while ENV still holds its entries, else a new one. A spawn takes one,
+     * so that the PATH it searches and the envp it passes are of the same ENV.
+     */
     static EnvironmentSnapshot of(Ruby runtime) {
         RubyHash env = runtime.getENV();
         EnvironmentSnapshot s = last;
@@ -58,6 +61,11 @@ final class EnvironmentSnapshot {
     /** ENV's entries as NAME=VALUE, in ENV's order: an unmodifiable list, the same one while ENV is unchanged. */
     List<byte[]> envp() {
         return envp;
+    }
+
+    /** Puts each of ENV's names and values, as they were, into {@code into}, in ENV's order. */
+    void putEach(Map<ByteList, ByteList> into) {
+        for (int i = 0; i < strings.length; i += 2) into.put(strings[i].getByteList(), strings[i + 1].getByteList());
     }
 
     /** ENV's PATH, null if it has none; not to be modified. */

@@ -58,7 +58,7 @@ public final class SpawnArguments {
         Ruby runtime = context.runtime;
         int argc = args.length;
         int first = 0;
-        IRubyObject options = null, env = null;
+        IRubyObject options = null, envHash = null;
         if (argc > 0) {
             IRubyObject hash = checkHash(runtime, args[argc - 1]);
             if (!hash.isNil()) {
@@ -69,7 +69,7 @@ public final class SpawnArguments {
         if (argc > 0) {
             IRubyObject hash = checkHash(runtime, args[0]);
             if (!hash.isNil()) {
-                env = hash;
+                envHash = hash;
                 argc--;
                 first = 1;
             }
@@ -96,10 +96,11 @@ public final class SpawnArguments {
         Redirects redirects = new Redirects(context, plan.pwd);
         ExecOptions exec = new ExecOptions(context, plan, redirects, exceptionAllowed);
         if (options != null) exec.read((RubyHash) options);
-        Environment environment = env == null ? Environment.none() : Environment.read(runtime, (RubyHash) env);
-        plan.searchPath = environment.searchPath(runtime);
+        Environment environment = envHash == null ? Environment.none() : Environment.read(runtime, (RubyHash) envHash);
+        EnvironmentSnapshot env = EnvironmentSnapshot.of(runtime);
+        plan.searchPath = environment.searchPath(env);
         CommandLine.fill(plan, program, argv);
-        plan.envp = environment.envp(runtime, exec.unsetenvOthers);
+        plan.envp = environment.envp(env, exec.unsetenvOthers);
         if (plan.cwd == null) plan.cwd = plan.pwd;
         if (!exec.closeOthersGiven) plan.inherited.addAll(InheritableIOs.descriptors());
         // setsid(2) makes the child lead a new group too; setpgid after it fails (EPERM) in the child.
