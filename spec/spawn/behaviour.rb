@@ -72,6 +72,16 @@ RSpec.shared_examples 'spawn behaviour' do
       ENV.delete('POSIX_SPAWN_SPEC_GONE')
     end
 
+    it "keeps the rest of ENV, in ENV's order, a replaced variable in its place and a new one last (as MRI)" do
+      ENV['POSIX_SPAWN_SPEC_A'] = 'a'
+      ENV['POSIX_SPAWN_SPEC_B'] = 'b'
+      expected = ENV.to_a.map { |k, v| k == 'POSIX_SPAWN_SPEC_A' ? [k, 'x'] : [k, v] } + [%w[POSIX_SPAWN_SPEC_NEW n]]
+      expect(child_env({ 'POSIX_SPAWN_SPEC_A' => 'x', 'POSIX_SPAWN_SPEC_NEW' => 'n' }).to_a).to eq(expected)
+    ensure
+      ENV.delete('POSIX_SPAWN_SPEC_A')
+      ENV.delete('POSIX_SPAWN_SPEC_B')
+    end
+
     it 'starts from nothing with unsetenv_others: true' do
       expect(child_env({ 'ONLY' => '1' }, unsetenv_others: true)).to eq('ONLY' => '1')
     end
