@@ -66,6 +66,19 @@ RSpec.describe 'bin/posix-spawn-benchmark' do
     end
   end
 
+  it 'raises, naming the program, when a spawn of the C loop fails, in its own process or inside the JVM' do
+    bench = POSIX::Spawn::Benchmark
+    skip 'no C compiler here' unless bench.which('cc') || bench.which('gcc')
+    missing = '/nonexistent/posix-spawn-no-such-program'
+    own = bench::CReference.new(bench::CReference.compile, 'C loop', :full_path, missing)
+    expect { own.time_per_op(2, 1) }.to raise_error(RuntimeError, /spawn_loop failed/)
+    library = bench::CReference.compile(library: true)
+    inside = bench::CReference::InProcess.new(library, 'C loop inside', :full_path, missing)
+    expect { inside.time_per_op(2, 2) }.to raise_error(RuntimeError, "C loop inside: spawning #{missing} failed")
+    # The JVM goes on, and so does the library: a failure is not left behind for the next run.
+    expect(bench::CReference::InProcess.new(library, 'C loop inside', :search_path, 'true').time_per_op(2, 2)).to be > 0
+  end
+
   it 'refuses an --only group it does not know' do
     _out, err, status = benchmark('--only', 'spawn,forks')
     expect(status).not_to be_success
