@@ -75,7 +75,8 @@ RSpec.shared_examples 'spawn behaviour' do
     it "keeps the rest of ENV, in ENV's order, a replaced variable in its place and a new one last (as MRI)" do
       ENV['POSIX_SPAWN_SPEC_A'] = 'a'
       ENV['POSIX_SPAWN_SPEC_B'] = 'b'
-      expected = ENV.to_a.map { |k, v| k == 'POSIX_SPAWN_SPEC_A' ? [k, 'x'] : [k, v] } + [%w[POSIX_SPAWN_SPEC_NEW n]]
+      # Bytes against bytes: ENV's Strings carry the locale's encoding, the child's report is binary.
+      expected = ENV.to_a.map { |k, v| k == 'POSIX_SPAWN_SPEC_A' ? [k, 'x'] : [k, v] }.map { |kv| kv.map(&:b) } + [%w[POSIX_SPAWN_SPEC_NEW n]]
       expect(child_env({ 'POSIX_SPAWN_SPEC_A' => 'x', 'POSIX_SPAWN_SPEC_NEW' => 'n' }).to_a).to eq(expected)
     ensure
       ENV.delete('POSIX_SPAWN_SPEC_A')
