@@ -36,7 +36,10 @@ RSpec.describe 'loading the gem' do
   # a moment after the require finds them ready (the first spawn call: 34 -> 8 ms on JRuby 9.4, 90 -> 15 ms
   # on JRuby 10, README "Cold").
   it "binds the spawn's calls on a thread of its own once loaded, before any spawn" do
-    script = "require 'posix/spawn'; sleep 2; $stdout.syswrite(\"WAITED\\n\"); Process.wait(POSIX::Spawn.spawn('true'))"
+    # Waits for the thread to end rather than for a fixed time: on a loaded machine it may take seconds.
+    script = "require 'posix/spawn'; deadline = Time.now + 60; " \
+             "sleep 0.01 while java.lang.Thread.getAllStackTraces.keySet.any? { |t| t.name == 'posix-spawn-bind' } && Time.now < deadline; " \
+             "$stdout.syswrite(\"WAITED\\n\"); Process.wait(POSIX::Spawn.spawn('true'))"
     out = IO.popen([*JRubyLauncher.command(['-verbose:class']), '--dev', '-I', File.expand_path('../lib', __dir__), '-e', script], err: %i[child out], &:read)
     expect($?).to be_success, out.lines.last(5).join
     before, after = out.split("WAITED\n", 2)

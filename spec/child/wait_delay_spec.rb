@@ -4,6 +4,8 @@ require 'spec_helper'
 # long after the child itself has exited; with wait_delay the run returns that long after the exit.
 RSpec.describe 'POSIX::Spawn::Child wait_delay:' do
   BACKGROUND = ['sh', '-c', 'sleep 600 & echo started $!'].freeze
+  # What a loaded machine (two suites on two CPUs) may add to the wait_delay: far below the sleep's 600 s.
+  WAIT_DELAY_SLACK = 3
 
   # Runs the block with the background sleep's pid it returns killed afterwards: the child leads a group
   # of its own (pgroup: true), so the orphaned sleep is still in a group the test made.
@@ -18,7 +20,7 @@ RSpec.describe 'POSIX::Spawn::Child wait_delay:' do
     context "waiting for the exit by #{route}" do
       include_context 'pretend missing', *(%w[pidfd_open] if pretend)
 
-      it 'returns within wait_delay + 0.2 s of the exit, with what was captured, the pipe still held open' do
+      it 'returns about wait_delay after the exit (not when the background sleep ends), with what was captured, the pipe still held open' do
         POSIX::Spawn::Child.new('true', wait_delay: 0.1) # warm: class loading is not the delay measured
         with_background do |leader|
           child = POSIX::Spawn::Child.new(*BACKGROUND, pgroup: true, wait_delay: 0.5)
@@ -26,20 +28,20 @@ RSpec.describe 'POSIX::Spawn::Child wait_delay:' do
           expect(POSIX::Spawn::Native.last_reaper_route).to eq(route)
           expect(child.out).to match(/\Astarted \d+\n\z/)
           expect(child.status).to be_success
-          expect(child.runtime).to be < 0.5 + 0.2
+          expect(child.runtime).to be < 0.5 + WAIT_DELAY_SLACK
           background = child.out.split.last.to_i
           expect(ProcessResources.gone?(background)).to be(false)
           background
         end
       end
 
-      it 'Handle#communicate returns within wait_delay + 0.2 s of the exit too' do
+      it 'Handle#communicate returns about wait_delay after the exit too' do
         with_background do |leader|
           handle = POSIX::Spawn.start(*BACKGROUND, out: :pipe, pgroup: true)
           leader.call(handle.pid)
           started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
           out, err = handle.communicate(wait_delay: 0.5)
-          expect(Process.clock_gettime(Process::CLOCK_MONOTONIC) - started).to be < 0.5 + 0.2
+          expect(Process.clock_gettime(Process::CLOCK_MONOTONIC) - started).to be < 0.5 + WAIT_DELAY_SLACK
           expect([out[/\Astarted \d+\n\z/], err, handle.status.success?]).to eq([out, nil, true])
           out.split.last.to_i
         end
