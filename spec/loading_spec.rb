@@ -34,7 +34,7 @@ RSpec.describe 'loading the gem' do
 
   # The require starts a daemon thread that binds LibC and loads the plain spawn's classes, so a spawn made
   # a moment after the require finds them ready (the first spawn call: 34 -> 8 ms on JRuby 9.4, 90 -> 15 ms
-  # on JRuby 10, README "Cold").
+  # on JRuby 10, doc/performance-history.md).
   it "binds the spawn's calls on a thread of its own once loaded, before any spawn" do
     # Waits for the thread to end rather than for a fixed time: on a loaded machine it may take seconds.
     script = "require 'posix/spawn'; deadline = Time.now + 60; " \
