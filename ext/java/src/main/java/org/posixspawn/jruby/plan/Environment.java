@@ -18,7 +18,8 @@ import org.jruby.util.ByteList;
  * env hash's changes, as NAME=VALUE bytes; and the PATH the program is looked up on.
  */
 final class Environment {
-    private static final ByteList PATH = new ByteList("PATH".getBytes(StandardCharsets.US_ASCII), false);
+    /** The name PATH, as ENV's and the env hash's names are compared with it. */
+    static final ByteList PATH = new ByteList("PATH".getBytes(StandardCharsets.US_ASCII), false);
 
     /** The env hash's changes in insertion order; a null value unsets. Null when there was no env hash. */
     private final Map<ByteList, ByteList> changes;

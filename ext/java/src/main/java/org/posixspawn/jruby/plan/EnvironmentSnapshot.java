@@ -18,7 +18,6 @@ import org.jruby.util.ByteList;
  * environment. Immutable, published through a volatile field: no lock.
  */
 final class EnvironmentSnapshot {
-    private static final byte[] PATH = { 'P', 'A', 'T', 'H' };
     private static volatile EnvironmentSnapshot last;
 
     private final Ruby runtime;
@@ -51,7 +50,7 @@ final class EnvironmentSnapshot {
             strings.add(name);
             strings.add(value);
             envp.add(entry(name.getByteList(), value.getByteList()));
-            if (isPath(name.getByteList())) path = Conversions.bytes(value.getByteList());
+            if (Environment.PATH.equals(name.getByteList())) path = Conversions.bytes(value.getByteList());
         }
         s = new EnvironmentSnapshot(runtime, strings.toArray(new RubyString[0]), Collections.unmodifiableList(envp), path);
         last = s;
@@ -71,14 +70,6 @@ final class EnvironmentSnapshot {
     /** ENV's PATH, null if it has none; not to be modified. */
     byte[] path() {
         return path;
-    }
-
-    private static boolean isPath(ByteList name) {
-        if (name.realSize() != PATH.length) return false;
-        for (int i = 0; i < PATH.length; i++) {
-            if (name.get(i) != PATH[i]) return false;
-        }
-        return true;
     }
 
     /** NAME=VALUE. */
