@@ -71,7 +71,7 @@ RSpec.describe 'bin/posix-spawn-benchmark' do
     skip 'no C compiler here' unless bench.which('cc') || bench.which('gcc')
     missing = '/nonexistent/posix-spawn-no-such-program'
     own = bench::CReference.new(bench::CReference.compile, 'C loop', :full_path, missing)
-    expect { own.time_per_op(2, 1) }.to raise_error(RuntimeError, /spawn_loop failed/)
+    expect { own.time_per_op(2, 1) }.to raise_error(RuntimeError, /\AC loop: spawn_loop: #{missing} failed \(/)
     library = bench::CReference.compile(library: true)
     inside = bench::CReference::InProcess.new(library, 'C loop inside', :full_path, missing)
     expect { inside.time_per_op(2, 2) }.to raise_error(RuntimeError, "C loop inside: spawning #{missing} failed")

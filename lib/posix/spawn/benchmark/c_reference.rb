@@ -51,8 +51,8 @@ module POSIX
 
         # Seconds per spawn, as spawn_loop measured them.
         def time_per_op(count, threads)
-          output = IO.popen([@binary, count.to_s, threads.to_s, @mode, @program], &:read)
-          raise "#{@binary} failed: #{$?.inspect}" unless $?.success?
+          output = IO.popen([@binary, count.to_s, threads.to_s, @mode, @program], err: %i[child out], &:read)
+          raise "#{@name}: #{output.strip} (#{$?.inspect})" unless $?.success?
 
           Float(output) / 1e6
         end
