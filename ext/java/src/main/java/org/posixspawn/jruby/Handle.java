@@ -19,6 +19,7 @@ import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.posixspawn.jruby.os.Capture;
 import org.posixspawn.jruby.os.Constants;
+import org.posixspawn.jruby.os.ExitRoute;
 import org.posixspawn.jruby.os.Native;
 import org.posixspawn.jruby.os.OwnedChild;
 import org.posixspawn.jruby.os.Reaper;
@@ -88,7 +89,7 @@ public final class Handle extends RubyObject {
         /** Native.last_reaper_route -> :pidfd or :waitpid_poll: how the reaper watches this thread's last started child. */
         @JRubyMethod(module = true)
         public static IRubyObject last_reaper_route(ThreadContext context, IRubyObject self) {
-            Reaper.Route route = Reaper.Route.last();
+            ExitRoute route = ExitRoute.last();
             return route == null ? context.nil : context.runtime.newSymbol(route.name().toLowerCase());
         }
 

@@ -11,9 +11,9 @@ import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.posixspawn.jruby.os.Features;
 import org.posixspawn.jruby.os.ProgramCache;
-import org.posixspawn.jruby.os.Route;
 import org.posixspawn.jruby.os.Closing;
 import org.posixspawn.jruby.os.SpawnError;
+import org.posixspawn.jruby.os.SpawnRoute;
 import org.posixspawn.jruby.os.Spawner;
 import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
@@ -69,7 +69,7 @@ public final class NativeMethods {
     /** Native.last_route -> :posix_spawn or :fs_thread: how this thread's last spawn ran. */
     @JRubyMethod(module = true)
     public static IRubyObject last_route(ThreadContext context, IRubyObject self) {
-        Route route = Route.last();
+        SpawnRoute route = SpawnRoute.last();
         return route == null ? context.nil : context.runtime.newSymbol(route.name().toLowerCase());
     }
 

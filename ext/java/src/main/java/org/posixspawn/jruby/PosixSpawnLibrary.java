@@ -45,8 +45,8 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
         "org.posixspawn.jruby.plan.SpawnPlan$Builder", "org.posixspawn.jruby.plan.Conversions", "org.posixspawn.jruby.plan.Redirects",
         "org.posixspawn.jruby.plan.ExecOptions", "org.posixspawn.jruby.plan.Environment", "org.posixspawn.jruby.plan.EnvironmentSnapshot",
         "org.posixspawn.jruby.plan.CommandLine", "org.posixspawn.jruby.plan.PathName", "org.posixspawn.jruby.plan.InheritableIOs",
-        "org.posixspawn.jruby.plan.FdTable", "org.posixspawn.jruby.os.Spawner", "org.posixspawn.jruby.os.RedirectFiles",
-        "org.posixspawn.jruby.os.ProgramLookup", "org.posixspawn.jruby.os.ProgramCache", "org.posixspawn.jruby.os.Route",
+        "org.posixspawn.jruby.plan.FdTable", "org.posixspawn.jruby.os.Spawner", "org.posixspawn.jruby.os.SpawnFailure", "org.posixspawn.jruby.os.RedirectFiles",
+        "org.posixspawn.jruby.os.ProgramLookup", "org.posixspawn.jruby.os.ProgramCache", "org.posixspawn.jruby.os.SpawnRoute",
         "org.posixspawn.jruby.os.Closing", "org.posixspawn.jruby.os.SpawnAttributes", "org.posixspawn.jruby.os.FileActions",
         "org.posixspawn.jruby.os.PlainSetup", "org.posixspawn.jruby.os.NativeEnvironment", "org.posixspawn.jruby.os.NativeBlock",
     };

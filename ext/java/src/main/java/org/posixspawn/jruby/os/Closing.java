@@ -28,6 +28,11 @@ public enum Closing {
         return Features.addclosefrom() ? CLOSEFROM : EACH_LISTED;
     }
 
+    /** Whether a spawn closing this way must hold {@link Pipe#CLOEXEC_GAP}'s read side: it would let a pipe in the gap through. */
+    boolean waitsForTheCloexecGap() {
+        return !Features.pipe2() && (this == NONE || this == EACH_LISTED);
+    }
+
     void record() {
         LAST.set(this);
     }

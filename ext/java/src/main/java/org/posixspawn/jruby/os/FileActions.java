@@ -39,7 +39,7 @@ final class FileActions {
     /**
      * Adds the plan's actions to {@code actions} (initialised). {@code gate}, if not null, is a FIFO the child
      * opens first (see {@link ResourceLimitGate}); {@code terminal}, if not null, the plan's terminal (see
-     * {@link PtyActions}); {@code chdir}, if not null, the directory it changes to last.
+     * {@link TerminalActions}); {@code chdir}, if not null, the directory it changes to last.
      */
     static void add(LibC libc, Pointer actions, SpawnPlan plan, RedirectFiles files, Closing closing, Pointer gate, Pointer terminal,
             Pointer chdir) throws SpawnError {
@@ -66,7 +66,7 @@ final class FileActions {
             check(libc.posix_spawn_file_actions_addopen(actions, spare, gate, Constants.O_RDONLY, 0));
             check(libc.posix_spawn_file_actions_addclose(actions, spare));
         }
-        if (terminal != null) PtyActions.add(actions, terminal, plan);
+        if (terminal != null) TerminalActions.add(libc, actions, terminal, plan);
         // A source that another redirect overwrites is first copied above every fd in play (MRI: run_exec_dup2's tmp fds).
         Map<Integer, Integer> moved = new HashMap<>();
         for (int i = 0; i < n; i++) {
@@ -109,7 +109,7 @@ final class FileActions {
     }
 
     private void check(int err) throws SpawnError {
-        if (err != 0) throw Spawner.failure(err, plan);
+        SpawnFailure.check(err, plan);
     }
 
     /**

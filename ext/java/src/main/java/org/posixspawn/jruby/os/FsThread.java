@@ -56,7 +56,9 @@ final class FsThread {
 
     /** On this thread: give it the plan's directory and umask (or the process's), which the child inherits. */
     void prepare(SpawnPlan plan) throws SpawnError {
-        Spawner.changeDirectoryOfThisThread(plan);
+        try (NativeBlock mem = new NativeBlock(NativeBlock.align(plan.cwd.length + 1))) {
+            if (Native.extra().chdir(mem.cString(plan.cwd)) != 0) throw SpawnError.inChild(Native.errno(), plan.directoryCulprit());
+        }
         Native.extra().umask(plan.umask >= 0 ? plan.umask : processUmask());
     }
 

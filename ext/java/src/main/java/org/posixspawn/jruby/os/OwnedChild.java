@@ -46,8 +46,8 @@ public final class OwnedChild {
     }
 
     /** How the reaper learns of this child's end. */
-    public synchronized Reaper.Route route() {
-        return pidfdRoute ? Reaper.Route.PIDFD : Reaper.Route.WAITPID_POLL;
+    public synchronized ExitRoute route() {
+        return pidfdRoute ? ExitRoute.PIDFD : ExitRoute.WAITPID_POLL;
     }
 
     public synchronized boolean ended() {

@@ -66,11 +66,6 @@ public final class Pipe implements AutoCloseable {
         return LAST.get();
     }
 
-    /** Whether a spawn with {@code closing} must hold {@link #CLOEXEC_GAP}'s read side. */
-    static boolean spawnWaitsForTheGap(Closing closing) {
-        return !Features.pipe2() && (closing == Closing.NONE || closing == Closing.EACH_LISTED);
-    }
-
     int readEnd() {
         return read;
     }

@@ -20,18 +20,6 @@ import org.posixspawn.jruby.plan.SpawnPlan;
  * Children adopted with kill-on-exit get TERM, then KILL after {@link OwnedChild#GRACE_NANOS}, when the JVM exits.
  */
 public final class Reaper {
-    /** How the reaper learns of a child's end; per child, and recorded per thread so tests can see which ran. */
-    public enum Route {
-        PIDFD, WAITPID_POLL;
-
-        private static final ThreadLocal<Route> LAST = new ThreadLocal<>();
-
-        /** The route of the last child this thread gave the reaper, or null. */
-        public static Route last() {
-            return LAST.get();
-        }
-    }
-
     /** How often children without a pidfd are asked about. */
     public static final int POLL_MILLIS = 10;
     private static final int MAX_EVENTS = 256;
@@ -102,11 +90,11 @@ public final class Reaper {
                 child.withoutPidfd();
             }
         }
-        if (child.route() == Route.WAITPID_POLL) {
+        if (child.route() == ExitRoute.WAITPID_POLL) {
             POLLED.add(child);
             wake(); // a blocked epoll_wait would not look at it otherwise
         }
-        Route.LAST.set(child.route());
+        child.route().record();
         return child;
     }
 

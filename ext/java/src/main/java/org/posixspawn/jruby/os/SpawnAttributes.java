@@ -26,19 +26,15 @@ final class SpawnAttributes {
         byte[] everySignal = new byte[Constants.SIGSET_SIZE];
         Arrays.fill(everySignal, (byte) 0xff);
         all.put(0, everySignal, 0, everySignal.length);
-        check(libc.posix_spawnattr_setsigmask(attr, none), plan);
-        check(libc.posix_spawnattr_setsigdefault(attr, all), plan);
+        SpawnFailure.check(libc.posix_spawnattr_setsigmask(attr, none), plan);
+        SpawnFailure.check(libc.posix_spawnattr_setsigdefault(attr, all), plan);
         flags |= profile.POSIX_SPAWN_SETSIGMASK | profile.POSIX_SPAWN_SETSIGDEF;
         if (plan.setsid) flags |= profile.POSIX_SPAWN_SETSID;
         if (closing == Closing.CLOEXEC_DEFAULT) flags |= profile.POSIX_SPAWN_CLOEXEC_DEFAULT;
         if (plan.pgroup >= 0) {
-            check(libc.posix_spawnattr_setpgroup(attr, plan.pgroup), plan);
+            SpawnFailure.check(libc.posix_spawnattr_setpgroup(attr, plan.pgroup), plan);
             flags |= profile.POSIX_SPAWN_SETPGROUP;
         }
-        check(libc.posix_spawnattr_setflags(attr, flags), plan);
-    }
-
-    private static void check(int err, SpawnPlan plan) throws SpawnError {
-        if (err != 0) throw Spawner.failure(err, plan);
+        SpawnFailure.check(libc.posix_spawnattr_setflags(attr, flags), plan);
     }
 }

@@ -14,13 +14,11 @@ import org.posixspawn.jruby.plan.SpawnPlan;
  * Turns a {@link SpawnPlan} into one posix_spawn(3) call: the program looked up on PATH, redirect files
  * opened in the parent, then attributes, file actions and the call itself. The plan is carried out from the
  * calling thread, or from the {@link FsThread} when it needs a umask, rlimits (through the
- * {@link ResourceLimitGate}), or a directory where libc has no addchdir_np ({@link Route#choose}). Nothing
+ * {@link ResourceLimitGate}), or a directory where libc has no addchdir_np ({@link SpawnRoute#choose}). Nothing
  * process-wide is changed, and every descriptor and byte of native memory it takes is given back on every path.
  */
 public final class Spawner {
     private static final byte[] SHELL = {'/', 'b', 'i', 'n', '/', 's', 'h'};
-    /** The process's working directory: the JVM never changes it. */
-    private static final byte[] PROCESS_CWD = processCwd();
 
     private Spawner() {}
 
@@ -30,13 +28,13 @@ public final class Spawner {
         if (plan.setsid && !Features.setsid()) throw SpawnError.unsupported(Features.SETSID_MISSING);
         try (RedirectFiles files = RedirectFiles.open(plan)) {
             checkOpen(plan);
-            boolean needsChdir = !Arrays.equals(plan.cwd, PROCESS_CWD);
+            boolean needsChdir = SpawnFailure.changesDirectory(plan.cwd);
             byte[] executable = programPath(ProgramLookup.find(plan.program.bytes, plan.searchPath, plan.pwd), plan.cwd, needsChdir, Native.PROFILE);
             if (executable == null) throw SpawnError.inChild(Constants.ENOENT, plan.program);
-            Route route = Route.choose(plan, needsChdir);
+            SpawnRoute route = SpawnRoute.choose(plan, needsChdir);
             Closing closing = Closing.choose(plan);
             long pid;
-            if (route == Route.POSIX_SPAWN) {
+            if (route == SpawnRoute.POSIX_SPAWN) {
                 pid = posixSpawn(plan, executable, files, closing, needsChdir, null);
             } else {
                 FsThread fs = FsThread.get();
@@ -109,13 +107,13 @@ public final class Spawner {
             if (plain != null) return call(pid, plan, executable, plain[1], plain[0], envp.envp, mem);
             Pointer attr = mem.reserve(Constants.SPAWNATTR_SIZE);
             Pointer actions = mem.reserve(Constants.FILE_ACTIONS_SIZE);
-            check(Native.libc.posix_spawnattr_init(attr), plan);
+            SpawnFailure.check(Native.libc.posix_spawnattr_init(attr), plan);
             try {
-                check(Native.libc.posix_spawn_file_actions_init(actions), plan);
+                SpawnFailure.check(Native.libc.posix_spawn_file_actions_init(actions), plan);
                 try {
                     SpawnAttributes.set(Native.libc, Native.PROFILE, attr, plan, closing, mem);
                     // From the listing of open descriptors to the child's start, no pipe of another thread may be inheritable.
-                    boolean gap = Pipe.spawnWaitsForTheGap(closing);
+                    boolean gap = closing.waitsForTheCloexecGap();
                     if (gap) Pipe.CLOEXEC_GAP.readLock().lock();
                     try {
                         FileActions.add(Native.libc, actions, plan, files, closing, gate == null ? null : mem.cString(gate),
@@ -138,7 +136,7 @@ public final class Spawner {
             throws SpawnError {
         int err = Native.libc.posix_spawn(pid, mem.cString(executable), actions, attr, mem.cStringArray(plan.argv), envp);
         if (err == Constants.ENOEXEC) err = spawnWithShell(pid, plan, executable, actions, attr, envp);
-        check(err, plan);
+        SpawnFailure.check(err, plan);
         return pid.getInt(0);
     }
 
@@ -150,60 +148,6 @@ public final class Spawner {
         argv.addAll(plan.argv.subList(1, plan.argv.size()));
         try (NativeBlock mem = new NativeBlock(NativeBlock.sizeOfArray(argv) + NativeBlock.align(SHELL.length + 1))) {
             return Native.libc.posix_spawn(pid, mem.cString(SHELL), actions, attr, mem.cStringArray(argv), envp);
-        }
-    }
-
-    private static void check(int err, SpawnPlan plan) throws SpawnError {
-        if (err != 0) throw failure(err, plan);
-    }
-
-    /**
-     * posix_spawn reports one errno for every step. When the child was to change directory and that
-     * directory is not usable, the error is the directory's (as MRI names :chdir in its message);
-     * otherwise it is the program's.
-     */
-    static SpawnError failure(int err, SpawnPlan plan) {
-        if (err == Constants.EBADF) return SpawnError.inChild(err, PathName.of("dup2")); // a redirect source that is not open, as MRI says
-        if (err == Constants.EPERM && plan.pgroup > 0) return SpawnError.inChild(err, PathName.of("setpgid")); // a group to join that is not ours
-        if (!Arrays.equals(plan.cwd, PROCESS_CWD)) {
-            int dirErr = directoryError(plan.cwd);
-            if (dirErr != 0) return SpawnError.inChild(dirErr, plan.directoryCulprit());
-        }
-        return SpawnError.inChild(err, plan.program);
-    }
-
-    /** Why {@code dir} cannot be a child's directory (ENOENT, ENOTDIR, EACCES...), or 0. */
-    private static int directoryError(byte[] dir) {
-        try (NativeBlock mem = new NativeBlock(NativeBlock.align(dir.length + 2))) {
-            Pointer path = mem.reserve(dir.length + 2);
-            path.put(0, dir, 0, dir.length);
-            path.putByte(dir.length, (byte) 0);
-            if (Native.libc.access(path, Constants.F_OK) != 0) return Native.errno();
-            path.putByte(dir.length, (byte) '/'); // with a trailing slash, only a directory is found (else ENOTDIR)
-            path.putByte(dir.length + 1, (byte) 0);
-            if (Native.libc.access(path, Constants.F_OK) != 0) return Native.errno();
-            return Native.libc.access(path, Constants.X_OK) != 0 ? Native.errno() : 0;
-        }
-    }
-
-    private static byte[] processCwd() {
-        int size = 4096;
-        try (NativeBlock mem = new NativeBlock(size)) {
-            Pointer buffer = mem.reserve(size);
-            Pointer got = Native.libc.getcwd(buffer, size);
-            if (got == null || got.address() == 0) return new byte[0]; // too long, or removed: every spawn then changes directory
-            int n = 0;
-            while (n < size && buffer.getByte(n) != 0) n++;
-            byte[] cwd = new byte[n];
-            buffer.get(0, cwd, 0, n);
-            return cwd;
-        }
-    }
-
-    /** For the fallback without addchdir_np: the plan's directory, as this thread's own (the FsThread's). */
-    static void changeDirectoryOfThisThread(SpawnPlan plan) throws SpawnError {
-        try (NativeBlock mem = new NativeBlock(NativeBlock.align(plan.cwd.length + 1))) {
-            if (Native.extra().chdir(mem.cString(plan.cwd)) != 0) throw SpawnError.inChild(Native.errno(), plan.directoryCulprit());
         }
     }
 }

@@ -54,7 +54,7 @@ class CaptureTest {
         assertEquals("err", text(c.err()));
         assertEquals(Capture.Outcome.EXITED, c.outcome());
         assertEquals(7, (c.rawStatus() >> 8) & 0xff);
-        assertEquals(Reaper.Route.PIDFD, Reaper.Route.last());
+        assertEquals(ExitRoute.PIDFD, ExitRoute.last());
     }
 
     /** The route of kernels before 5.3: the exit, the deadline after the pipes closed, and KILL, by polling waitpid. */
@@ -64,7 +64,7 @@ class CaptureTest {
         Features.pretendMissing(Features.PIDFD_OPEN, true);
         try {
             Capture exited = runToEnd(Capture.start(plan("sh", "-c", "exec >&- 2>&-; sleep 0.2; exit 4"), null, NO_DEADLINE, NO_MAX, false));
-            assertEquals(Reaper.Route.WAITPID_POLL, Reaper.Route.last());
+            assertEquals(ExitRoute.WAITPID_POLL, ExitRoute.last());
             assertEquals(Capture.Outcome.EXITED, exited.outcome());
             assertEquals(4, (exited.rawStatus() >> 8) & 0xff);
 

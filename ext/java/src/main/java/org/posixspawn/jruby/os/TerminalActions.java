@@ -10,16 +10,12 @@ import org.posixspawn.jruby.plan.SpawnPlan;
  * controlling terminal (Linux's tty_open, as any session leader's first terminal). As in MRI's PTY.spawn
  * the slave is 0, 1 and 2 before the redirects, which may replace them.
  */
-final class PtyActions {
-    private PtyActions() {}
+final class TerminalActions {
+    private TerminalActions() {}
 
-    static void add(Pointer actions, Pointer slavePath, SpawnPlan plan) throws SpawnError {
-        check(Native.libc.posix_spawn_file_actions_addopen(actions, 0, slavePath, Constants.O_RDWR, 0), plan);
-        check(Native.libc.posix_spawn_file_actions_adddup2(actions, 0, 1), plan);
-        check(Native.libc.posix_spawn_file_actions_adddup2(actions, 0, 2), plan);
-    }
-
-    private static void check(int err, SpawnPlan plan) throws SpawnError {
-        if (err != 0) throw Spawner.failure(err, plan);
+    static void add(LibC libc, Pointer actions, Pointer slavePath, SpawnPlan plan) throws SpawnError {
+        SpawnFailure.check(libc.posix_spawn_file_actions_addopen(actions, 0, slavePath, Constants.O_RDWR, 0), plan);
+        SpawnFailure.check(libc.posix_spawn_file_actions_adddup2(actions, 0, 1), plan);
+        SpawnFailure.check(libc.posix_spawn_file_actions_adddup2(actions, 0, 2), plan);
     }
 }
