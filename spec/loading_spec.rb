@@ -26,7 +26,7 @@ RSpec.describe 'loading the gem' do
              "$stdout.syswrite(\"SPAWNED\\n\"); raise unless POSIX::Spawn::Child.new('echo', 'hi').out == \"hi\\n\""
     out = IO.popen([*JRubyLauncher.command(['-verbose:class']), '--dev', '-I', File.expand_path('../lib', __dir__), '-e', script], err: %i[child out], &:read)
     expect($?).to be_success, out.lines.last(5).join
-    bound = ->(text) { text.scan(/org\.posixspawn\.jruby\.os\.(LibC\w*)/).flatten.uniq }
+    bound = ->(text) { text.scan(/org\.posixspawn\.jruby\.os\.libc\.(LibC\w*)/).flatten.uniq }
     before, after = out.split("SPAWNED\n", 2)
     expect(bound.(before)).to eq(['LibC'])
     expect(bound.(after)).to eq(['LibCExtra'])
@@ -43,7 +43,7 @@ RSpec.describe 'loading the gem' do
     out = IO.popen([*JRubyLauncher.command(['-verbose:class']), '--dev', '-I', File.expand_path('../lib', __dir__), '-e', script], err: %i[child out], &:read)
     expect($?).to be_success, out.lines.last(5).join
     before, after = out.split("WAITED\n", 2)
-    expect(before).to match(/org\.posixspawn\.jruby\.os\.LibC\b/).and match(/org\.posixspawn\.jruby\.os\.PlainSetup\b/)
-    expect(after).not_to match(/org\.posixspawn\.jruby\.os\.(LibC|Spawner|PlainSetup)\b/)
+    expect(before).to match(/org\.posixspawn\.jruby\.os\.libc\.LibC\b/).and match(/org\.posixspawn\.jruby\.os\.spawn\.PlainSetup\b/)
+    expect(after).not_to match(/org\.posixspawn\.jruby\.os\.(libc\.LibC|spawn\.Spawner|spawn\.PlainSetup)\b/)
   end
 end

@@ -10,7 +10,7 @@ import org.jruby.exceptions.RaiseException;
 import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.util.ByteList;
-import org.posixspawn.jruby.os.SpawnError;
+import org.posixspawn.jruby.os.libc.SpawnError;
 import org.posixspawn.jruby.plan.PathName;
 
 /** The one place where the platform layer's {@link SpawnError} becomes a Ruby exception. */

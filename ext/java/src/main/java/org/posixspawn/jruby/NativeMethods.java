@@ -9,12 +9,12 @@ import org.jruby.anno.JRubyMethod;
 import org.jruby.exceptions.RaiseException;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
-import org.posixspawn.jruby.os.Features;
-import org.posixspawn.jruby.os.ProgramCache;
-import org.posixspawn.jruby.os.Closing;
-import org.posixspawn.jruby.os.SpawnError;
-import org.posixspawn.jruby.os.SpawnRoute;
-import org.posixspawn.jruby.os.Spawner;
+import org.posixspawn.jruby.os.libc.Features;
+import org.posixspawn.jruby.os.lookup.ProgramCache;
+import org.posixspawn.jruby.os.spawn.Closing;
+import org.posixspawn.jruby.os.libc.SpawnError;
+import org.posixspawn.jruby.os.spawn.SpawnRoute;
+import org.posixspawn.jruby.os.spawn.Spawner;
 import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
 

@@ -9,9 +9,9 @@ import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.util.ByteList;
 import org.jruby.util.io.OpenFile;
-import org.posixspawn.jruby.os.Capture;
-import org.posixspawn.jruby.os.Constants;
-import org.posixspawn.jruby.os.Native;
+import org.posixspawn.jruby.os.capture.Capture;
+import org.posixspawn.jruby.os.libc.Constants;
+import org.posixspawn.jruby.os.libc.Native;
 import org.posixspawn.jruby.plan.RealDescriptors;
 
 /** POSIX::Spawn::Native's primitives for the pipes of the drop-in's IO.popen and ` (lib/posix/spawn/kernel/popen.rb). */

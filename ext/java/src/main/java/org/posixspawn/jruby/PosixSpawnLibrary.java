@@ -21,7 +21,7 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
     }
 
     /**
-     * Binds the spawn's C calls ({@link Native}: jnr-ffi generates their stubs, 20-60 ms) and loads the plain
+     * Binds the spawn's C calls ({@code Native}: jnr-ffi generates their stubs, 20-60 ms) and loads the plain
      * spawn's classes on a short-lived daemon thread, while the rest of the gem's files load and the program
      * goes on: a first spawn soon after the require then finds them ready, or waits only for the rest. What
      * fails here is left for the first spawn to meet and report.
@@ -40,14 +40,14 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
 
     /** The classes a plain spawn initialises, in the order it does (-verbose:class); PosixSpawnLibraryTest loads each. */
     static final String[] PLAIN_SPAWN_CLASSES = {
-        "org.posixspawn.jruby.os.Native", "org.posixspawn.jruby.os.Constants", "org.posixspawn.jruby.os.Features",
+        "org.posixspawn.jruby.os.libc.Native", "org.posixspawn.jruby.os.libc.Constants", "org.posixspawn.jruby.os.libc.Features",
         "org.posixspawn.jruby.plan.SpawnArguments", "org.posixspawn.jruby.plan.SpawnArguments$Parsed", "org.posixspawn.jruby.plan.SpawnPlan",
         "org.posixspawn.jruby.plan.SpawnPlan$Builder", "org.posixspawn.jruby.plan.Conversions", "org.posixspawn.jruby.plan.Redirects",
         "org.posixspawn.jruby.plan.ExecOptions", "org.posixspawn.jruby.plan.Environment", "org.posixspawn.jruby.plan.EnvironmentSnapshot",
         "org.posixspawn.jruby.plan.CommandLine", "org.posixspawn.jruby.plan.PathName", "org.posixspawn.jruby.plan.InheritableIOs",
-        "org.posixspawn.jruby.plan.FdTable", "org.posixspawn.jruby.os.Spawner", "org.posixspawn.jruby.os.SpawnFailure", "org.posixspawn.jruby.os.RedirectFiles",
-        "org.posixspawn.jruby.os.ProgramLookup", "org.posixspawn.jruby.os.ProgramCache", "org.posixspawn.jruby.os.SpawnRoute",
-        "org.posixspawn.jruby.os.Closing", "org.posixspawn.jruby.os.SpawnAttributes", "org.posixspawn.jruby.os.FileActions",
-        "org.posixspawn.jruby.os.PlainSetup", "org.posixspawn.jruby.os.NativeEnvironment", "org.posixspawn.jruby.os.NativeBlock",
+        "org.posixspawn.jruby.plan.FdTable", "org.posixspawn.jruby.os.spawn.Spawner", "org.posixspawn.jruby.os.spawn.SpawnFailure", "org.posixspawn.jruby.os.spawn.RedirectFiles",
+        "org.posixspawn.jruby.os.lookup.ProgramLookup", "org.posixspawn.jruby.os.lookup.ProgramCache", "org.posixspawn.jruby.os.spawn.SpawnRoute",
+        "org.posixspawn.jruby.os.spawn.Closing", "org.posixspawn.jruby.os.spawn.SpawnAttributes", "org.posixspawn.jruby.os.spawn.FileActions",
+        "org.posixspawn.jruby.os.spawn.PlainSetup", "org.posixspawn.jruby.os.spawn.NativeEnvironment", "org.posixspawn.jruby.os.libc.NativeBlock",
     };
 }

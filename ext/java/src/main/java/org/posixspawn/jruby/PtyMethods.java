@@ -10,10 +10,10 @@ import org.jruby.anno.JRubyMethod;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.util.ByteList;
-import org.posixspawn.jruby.os.Native;
-import org.posixspawn.jruby.os.Pty;
-import org.posixspawn.jruby.os.SpawnError;
-import org.posixspawn.jruby.os.Spawner;
+import org.posixspawn.jruby.os.libc.Native;
+import org.posixspawn.jruby.os.pty.Pty;
+import org.posixspawn.jruby.os.libc.SpawnError;
+import org.posixspawn.jruby.os.spawn.Spawner;
 import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
 

@@ -1,0 +1,188 @@
+package org.posixspawn.jruby.os.child;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import jnr.constants.platform.Errno;
+import jnr.ffi.Pointer;
+import org.posixspawn.jruby.os.libc.Constants;
+import org.posixspawn.jruby.os.libc.LinuxCalls;
+import org.posixspawn.jruby.os.libc.Native;
+import org.posixspawn.jruby.os.libc.SpawnError;
+
+/**
+ * A child given to the {@link Reaper}: its pid, the pidfd the reaper waits on (or none: then the reaper asks
+ * waitpid), and, once it has ended, its wait status. Only {@link #reapIfExited} reaps it (the reaper's, or a
+ * Capture's that saw the pidfd readable), under this object's lock, so while {@link #ended} is false the pid
+ * is still this child's (a zombie keeps it) and may be signalled.
+ */
+public final class OwnedChild {
+    /** How long a child has between TERM and KILL, when Child ends it and when the JVM exits. */
+    public static final long GRACE_NANOS = 1_000_000_000L;
+
+    public final long pid;
+    /** Signal the child's process group (it leads one: :pgroup or :setsid) where a group is asked for. */
+    public final boolean leadsGroup;
+    final boolean killOnExit;
+    private boolean pidfdRoute;
+    private int pidfd; // -1 once reaped, or on the waitpid route
+    private boolean ended, lost;
+    private int rawStatus = -1;
+    private List<Consumer<OwnedChild>> listeners = new ArrayList<>();
+    /** What the caller ties to this child (the Ruby Handle). */
+    public volatile Object attachment;
+
+    OwnedChild(long pid, int pidfd, boolean leadsGroup, boolean killOnExit) {
+        this.pid = pid;
+        this.pidfd = pidfd;
+        this.pidfdRoute = pidfd >= 0;
+        this.leadsGroup = leadsGroup;
+        this.killOnExit = killOnExit;
+    }
+
+    /** The reaper could not watch the pidfd: it is closed, and waitpid is asked instead. */
+    synchronized void withoutPidfd() {
+        Native.libc.close(pidfd);
+        pidfd = -1;
+        pidfdRoute = false;
+    }
+
+    /** How the reaper learns of this child's end. */
+    public synchronized ExitRoute route() {
+        return pidfdRoute ? ExitRoute.PIDFD : ExitRoute.WAITPID_POLL;
+    }
+
+    public synchronized boolean ended() {
+        return ended;
+    }
+
+    /** Ended, but reaped by someone else's wait (Process.wait with no pid): the status is unknown. */
+    public synchronized boolean lost() {
+        return lost;
+    }
+
+    /** The wait status (as waitpid gives it) once ended, else -1 (also when {@link #lost}). */
+    public synchronized int rawStatus() {
+        return rawStatus;
+    }
+
+    /** Waits until the child has ended (true) or System.nanoTime() passes {@code deadline} (false); interruptible. */
+    public synchronized boolean awaitEnd(long deadline) throws InterruptedException {
+        while (!ended) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) return false;
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
+    }
+
+    /**
+     * Sends {@code signal} to the child (or, with {@code group} and {@link #leadsGroup}, to its group); false when
+     * it has already ended. Through the pidfd where there is one, so a pid reused by another process is never
+     * reached; an exited child not yet reaped counts as ended.
+     */
+    public synchronized boolean signal(int signal, boolean group) throws SpawnError {
+        if (ended) return false;
+        if (pidfd >= 0 && Reaper.readable(pidfd)) return false;
+        long r;
+        int errno;
+        if (group && leadsGroup) {
+            r = Native.extra().kill(-pid, signal); // the unreaped leader holds the group's id: no other group can have it
+            errno = r < 0 ? Native.errno() : 0;
+        } else if (pidfd >= 0) {
+            r = LinuxCalls.Bound.LINUX.syscall(LinuxCalls.PIDFD_SEND_SIGNAL, pidfd, signal, 0, 0);
+            errno = r < 0 ? LinuxCalls.Bound.errno() : 0;
+        } else {
+            r = Native.extra().kill(pid, signal);
+            errno = r < 0 ? Native.errno() : 0;
+        }
+        if (r == 0) return true;
+        if (errno == Errno.ESRCH.intValue()) return false;
+        throw SpawnError.errno(errno, "signal " + signal + " to pid " + pid); // EINVAL: no such signal; EPERM
+    }
+
+    /**
+     * Ends the child, whatever interrupts this thread meanwhile: TERM (to its group where it leads one), up to
+     * {@link #GRACE_NANOS} for the end, then KILL if it is still running; a group gets KILL after the grace
+     * period either way, so no member that ignored TERM outlives its leader. Returns once the reaper has
+     * reaped it.
+     */
+    public void terminate() {
+        signalQuietly(Constants.SIGTERM);
+        if (!awaitEndUninterruptibly(System.nanoTime() + GRACE_NANOS)) signalQuietly(Constants.SIGKILL);
+        else if (leadsGroup) Native.extra().kill(-pid, Constants.SIGKILL); // members left keep the group's id; none: ESRCH
+        awaitEndUninterruptibly(Long.MAX_VALUE);
+    }
+
+    /** {@link #signal} to the group where it leads one, ignoring a refusal (EPERM: a set-uid program): nothing more to do then. */
+    void signalQuietly(int signal) {
+        try {
+            signal(signal, true);
+        } catch (SpawnError e) {
+            // the caller waits for the end all the same
+        }
+    }
+
+    /** {@link #awaitEnd}, an interrupt meanwhile (Thread#raise during a cleanup) kept for after it. */
+    private boolean awaitEndUninterruptibly(long deadline) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return awaitEnd(deadline);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Has {@code listener} called on the reaper's thread once the child has ended (true), unless it already has
+     * (false: nothing is registered, the caller acts itself). The reaper reports what a listener throws.
+     */
+    public synchronized boolean onExitLater(Consumer<OwnedChild> listener) {
+        if (ended) return false;
+        listeners.add(listener);
+        return true;
+    }
+
+    /** The pidfd the reaper waits on, or -1 (ended, or the waitpid route): a {@code Capture} polls it too. */
+    public synchronized int pidfd() {
+        return pidfd;
+    }
+
+    /**
+     * Reaps the child if it has exited, returning whether it has ended: the reaper's check, also made by a
+     * {@code Capture} whose poll saw the pidfd readable (one thread's wake-up less before its run ends).
+     */
+    public boolean reapIfExited(Pointer status) {
+        List<Consumer<OwnedChild>> toCall;
+        synchronized (this) {
+            if (ended) return true;
+            long r = Native.extra().waitpid(pid, status, Constants.WNOHANG);
+            if (r == pid) {
+                rawStatus = status.getInt(0);
+            } else if (r < 0 && Native.errno() == Constants.ECHILD) {
+                lost = true;
+            } else {
+                return false; // still running (or EINTR: asked again next time)
+            }
+            ended = true;
+            // Forgotten before anyone learns of the end (a Process.wait after it gets ECHILD), and before the
+            // close frees the pidfd's number for another child's pidfd_open.
+            Reaper.forget(this, pidfd);
+            if (pidfd >= 0) Native.libc.close(pidfd);
+            pidfd = -1;
+            toCall = listeners;
+            listeners = null;
+            notifyAll();
+        }
+        for (Consumer<OwnedChild> listener : toCall) Reaper.callSafely(listener, this);
+        return true;
+    }
+}

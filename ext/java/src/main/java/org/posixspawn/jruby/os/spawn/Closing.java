@@ -1,0 +1,53 @@
+package org.posixspawn.jruby.os.spawn;
+
+import org.posixspawn.jruby.os.libc.Features;
+import org.posixspawn.jruby.os.libc.Native;
+import org.posixspawn.jruby.os.platform.Strategy;
+import org.posixspawn.jruby.plan.SpawnPlan;
+
+/** How the child's other descriptors are closed (close_others); recorded per thread so tests can see which way ran. */
+public enum Closing {
+    /** One posix_spawn_file_actions_addclosefrom_np (glibc 2.34+, FreeBSD 13.1+): close_range in the child. */
+    CLOSEFROM,
+    /**
+     * Without it: one close action per descriptor still open after listing /proc/self/fd (Linux) or /dev/fd
+     * where fdescfs is mounted (FreeBSD); with no trustworthy listing, close_others is refused.
+     */
+    EACH_LISTED,
+    /**
+     * macOS: POSIX_SPAWN_CLOEXEC_DEFAULT, so the child inherits only what the file actions name, and an
+     * addinherit_np action for each kept descriptor no other action names (libuv's way).
+     */
+    CLOEXEC_DEFAULT,
+    /** close_others: false: inheritable descriptors reach the child. */
+    NONE;
+
+    private static final ThreadLocal<Closing> LAST = new ThreadLocal<>();
+
+    static Closing choose(SpawnPlan plan) {
+        if (!plan.closeOthers) return NONE;
+        if (Native.PROFILE.closeOthers == Strategy.CloseOthers.CLOEXEC_DEFAULT) return CLOEXEC_DEFAULT;
+        return Features.addclosefrom() ? CLOSEFROM : EACH_LISTED;
+    }
+
+    /** Whether a spawn closing this way must hold {@code Pipe.CLOEXEC_GAP}'s read side: it would let a pipe in the gap through. */
+    boolean waitsForTheCloexecGap() {
+        return !Features.pipe2() && (this == NONE || this == EACH_LISTED);
+    }
+
+    void record() {
+        LAST.set(this);
+    }
+
+    /** Why close_others cannot be done here: no addclosefrom_np and no listing of open descriptors to trust. */
+    static String unavailable() {
+        return "close_others (the default) needs posix_spawn_file_actions_addclosefrom_np or a listing of the open descriptors in "
+                + Native.PROFILE.descriptorDirectory + " (on FreeBSD: fdescfs mounted there), and this " + Native.PROFILE.name
+                + " has neither; pass close_others: false to let the inheritable descriptors through";
+    }
+
+    /** How this thread's last successful spawn closed descriptors, or null. */
+    public static Closing last() {
+        return LAST.get();
+    }
+}

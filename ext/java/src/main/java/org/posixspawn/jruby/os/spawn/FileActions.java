@@ -1,0 +1,143 @@
+package org.posixspawn.jruby.os.spawn;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import jnr.ffi.Pointer;
+import org.posixspawn.jruby.os.libc.Constants;
+import org.posixspawn.jruby.os.libc.LibC;
+import org.posixspawn.jruby.os.libc.Native;
+import org.posixspawn.jruby.os.libc.SpawnError;
+import org.posixspawn.jruby.plan.ChildDup;
+import org.posixspawn.jruby.plan.Redirect;
+import org.posixspawn.jruby.plan.SpawnPlan;
+
+/**
+ * The posix_spawn_file_actions_t of a plan, in MRI's order (rb_execarg_run_options): redirects (all at
+ * once, swaps and chains resolved), :close, [:child, fd]; then what MRI leaves to close-on-exec and JRuby
+ * cannot: closing everything else; then the directory.
+ */
+final class FileActions {
+    private final LibC libc;
+    private final Pointer actions;
+    private final SpawnPlan plan;
+
+    private FileActions(LibC libc, Pointer actions, SpawnPlan plan) {
+        this.libc = libc;
+        this.actions = actions;
+        this.plan = plan;
+    }
+
+    /**
+     * Whether {@code plan}'s actions, closing with closefrom and without gate, terminal or directory change, are
+     * closefrom(3) alone: then they are {@link PlainSetup}'s. Reads each field of the plan {@link #addAll} reads.
+     */
+    static boolean plain(SpawnPlan plan) {
+        return plan.redirects.isEmpty() && plan.closes.isEmpty() && plan.childDups.isEmpty() && plan.inherited.isEmpty();
+    }
+
+    /**
+     * Adds the plan's actions to {@code actions} (initialised). {@code gate}, if not null, is a FIFO the child
+     * opens first (see {@link ResourceLimitGate}); {@code terminal}, if not null, the plan's terminal (see
+     * {@link TerminalActions}); {@code chdir}, if not null, the directory it changes to last.
+     */
+    static void add(LibC libc, Pointer actions, SpawnPlan plan, RedirectFiles files, Closing closing, Pointer gate, Pointer terminal,
+            Pointer chdir) throws SpawnError {
+        new FileActions(libc, actions, plan).addAll(files, closing, gate, terminal, chdir);
+    }
+
+    private void addAll(RedirectFiles files, Closing closing, Pointer gate, Pointer terminal, Pointer chdir) throws SpawnError {
+        int n = plan.redirects.size();
+        int[] source = new int[n];
+        Set<Integer> targets = new HashSet<>();
+        int highest = plan.highestChildFd();
+        for (int i = 0; i < n; i++) {
+            Redirect r = plan.redirects.get(i);
+            source[i] = files.sourceOf(r);
+            targets.add(r.childFd);
+            highest = Math.max(highest, source[i]);
+        }
+        for (ChildDup d : plan.childDups) highest = Math.max(highest, d.sourceFd);
+        for (int fd : plan.inherited) highest = Math.max(highest, fd); // the spare ones below must not land on them
+
+        int spare = highest + 1;
+        if (gate != null) {
+            // Blocks here until ResourceLimitGate has set the limits; on a descriptor no redirect uses.
+            check(libc.posix_spawn_file_actions_addopen(actions, spare, gate, Constants.O_RDONLY, 0));
+            check(libc.posix_spawn_file_actions_addclose(actions, spare));
+        }
+        if (terminal != null) TerminalActions.add(libc, actions, terminal, plan);
+        // A source that another redirect overwrites is first copied above every fd in play (MRI: run_exec_dup2's tmp fds).
+        Map<Integer, Integer> moved = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            int from = source[i];
+            if (from != plan.redirects.get(i).childFd && targets.contains(from) && !moved.containsKey(from)) {
+                check(libc.posix_spawn_file_actions_adddup2(actions, from, spare));
+                moved.put(from, spare++);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            int from = moved.getOrDefault(source[i], source[i]), to = plan.redirects.get(i).childFd;
+            // xnu's dup2 of a descriptor onto itself leaves its FD_CLOEXEC, which CLOEXEC_DEFAULT then honours.
+            if (from == to && closing == Closing.CLOEXEC_DEFAULT) check(libc.posix_spawn_file_actions_addinherit_np(actions, to));
+            else check(libc.posix_spawn_file_actions_adddup2(actions, from, to));
+        }
+        for (int temporary : moved.values()) check(libc.posix_spawn_file_actions_addclose(actions, temporary));
+        for (int fd : plan.closes) check(libc.posix_spawn_file_actions_addclose(actions, fd));
+        for (ChildDup d : plan.childDups) check(libc.posix_spawn_file_actions_adddup2(actions, d.sourceFd, d.childFd));
+
+        if (closing == Closing.CLOEXEC_DEFAULT) {
+            inheritTheUnnamed(targets, terminal != null);
+        } else if (closing != Closing.NONE) {
+            Set<Integer> keep = new HashSet<>(targets);
+            for (ChildDup d : plan.childDups) keep.add(d.childFd);
+            keep.addAll(plan.inherited);
+            int highestKept = 2;
+            for (int fd : keep) highestKept = Math.max(highestKept, fd);
+            for (int fd = 3; fd <= highestKept; fd++) {
+                if (!keep.contains(fd)) check(libc.posix_spawn_file_actions_addclose(actions, fd));
+            }
+            if (closing == Closing.CLOSEFROM) {
+                check(libc.posix_spawn_file_actions_addclosefrom_np(actions, highestKept + 1));
+            } else {
+                for (int fd : openDescriptors()) {
+                    if (fd > highestKept) check(libc.posix_spawn_file_actions_addclose(actions, fd));
+                }
+            }
+        }
+        if (chdir != null) check(libc.posix_spawn_file_actions_addchdir_np(actions, chdir));
+    }
+
+    private void check(int err) throws SpawnError {
+        SpawnFailure.check(err, plan);
+    }
+
+    /**
+     * Under CLOEXEC_DEFAULT (macOS) the child inherits only the descriptors the file actions name (xnu
+     * bsd/kern/kern_exec.c exec_handle_file_actions: dup2 and open targets, inherit actions): the kept ones
+     * no dup2 names, 0, 1 and 2 (where open, not closed and not the terminal's) and the plan's inherited
+     * ones, get an inherit action. Never one for a descriptor that is not open: xnu fails the spawn on it.
+     */
+    private void inheritTheUnnamed(Set<Integer> targets, boolean terminal) throws SpawnError {
+        Set<Integer> named = new HashSet<>(targets);
+        for (ChildDup d : plan.childDups) named.add(d.childFd);
+        Set<Integer> kept = new TreeSet<>(plan.inherited);
+        if (!terminal) kept.addAll(Arrays.asList(0, 1, 2));
+        for (int fd : kept) {
+            if (!named.contains(fd) && !plan.closes.contains(fd) && libc.fcntl(fd, Constants.F_GETFD, 0) != -1) {
+                check(libc.posix_spawn_file_actions_addinherit_np(actions, fd));
+            }
+        }
+    }
+
+    /** This process's open descriptors now, for libcs without addclosefrom_np; refused where no listing can be trusted. */
+    private Set<Integer> openDescriptors() throws SpawnError {
+        Set<Integer> open = DescriptorListing.open(Native.PROFILE.descriptorDirectory, fd -> libc.fcntl(fd, Constants.F_GETFD, 0) != -1);
+        if (open == null) throw SpawnError.unsupported(Closing.unavailable());
+        return open;
+    }
+}
