@@ -7,6 +7,8 @@ POSIX::Spawn::Kernel.uninstall unless ENV['DROPIN'] == '1'
 require 'tmpdir'
 require_relative 'support/jruby_launcher'
 Dir[File.join(__dir__, 'support', '*.rb')].sort.each { |f| require f }
+# The specs read which way each spawn went (Native.last_route, last_closing...): recorded only while tracing is on.
+POSIX::Spawn::Native.trace(true)
 # The gem opens a few descriptors once per JVM, on first use: the reaper's (epoll and a wake-up pipe, for a
 # Child) and, on Linux, the PATH watch's (inotify and the mount table, at a command's 8th search). Opened
 # here, before any example, so that a leak check (a set of descriptors before and after) sees what the

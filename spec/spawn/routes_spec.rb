@@ -57,6 +57,16 @@ RSpec.describe 'POSIX::Spawn.spawn' do
       pretend_missing(['posix_spawn_file_actions_addchdir_np']) { expect(route_of(chdir: '/tmp')).to eq(:fs_thread) }
     end
 
+    it 'is recorded only while tracing is on (off, a spawn records nothing)' do
+      skip_unless_linux('route names')
+      POSIX::Spawn::Native.trace(false)
+      expect([route_of, POSIX::Spawn::Native.last_closing]).to eq([nil, nil])
+      POSIX::Spawn::Native.trace(true)
+      expect([route_of, POSIX::Spawn::Native.last_closing]).to eq(%i[posix_spawn closefrom])
+    ensure
+      POSIX::Spawn::Native.trace(true)
+    end
+
     it 'closes the other descriptors with addclosefrom_np, else with a close action per descriptor listed in /proc' do
       skip_unless_linux('route names')
       closing_of = ->(**options) { Process.wait(POSIX::Spawn.spawn('true', **options)); POSIX::Spawn::Native.last_closing }

@@ -1,7 +1,6 @@
 package org.posixspawn.jruby;
 
 import org.jruby.RubyFixnum;
-import org.jruby.RubyIO;
 import org.jruby.anno.JRubyMethod;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
@@ -15,18 +14,13 @@ public final class DescriptorMethods {
     /** Native.posix_fileno(io) -> Integer: io's operating-system descriptor (IO#posix_fileno). */
     @JRubyMethod(module = true)
     public static IRubyObject posix_fileno(ThreadContext context, IRubyObject self, IRubyObject io) {
-        return RubyFixnum.newFixnum(context.runtime, RealDescriptors.of(toIO(context, io)));
+        return RubyFixnum.newFixnum(context.runtime, RealDescriptors.of(RubyValues.toIO(context, io)));
     }
 
     /** Native.mark_inheritable(io, inheritable) -> nil: the program set io's close_on_exec to !inheritable. */
     @JRubyMethod(module = true)
     public static IRubyObject mark_inheritable(ThreadContext context, IRubyObject self, IRubyObject io, IRubyObject inheritable) {
-        InheritableIOs.mark(toIO(context, io), inheritable.isTrue());
+        InheritableIOs.mark(RubyValues.toIO(context, io), inheritable.isTrue());
         return context.nil;
-    }
-
-    private static RubyIO toIO(ThreadContext context, IRubyObject io) {
-        if (!(io instanceof RubyIO)) throw context.runtime.newTypeError(io, context.runtime.getIO());
-        return (RubyIO) io;
     }
 }

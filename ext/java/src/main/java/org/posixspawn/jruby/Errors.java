@@ -13,12 +13,26 @@ import org.jruby.util.ByteList;
 import org.posixspawn.jruby.os.libc.SpawnError;
 import org.posixspawn.jruby.plan.PathName;
 
-/** The one place where the platform layer's {@link SpawnError} becomes a Ruby exception. */
+/** The one place where the platform layer's {@link SpawnError} becomes a Ruby exception: every Errno the bridge raises is made here. */
 final class Errors {
     /** MRI's exit status of a forked child whose exec (or a step before it) failed: rb_exec_fail's 127. */
     private static final int EXEC_FAILED = 127 << 8;
 
     private Errors() {}
+
+    /** A call into the platform layer. */
+    interface Call<T> {
+        T call() throws SpawnError;
+    }
+
+    /** Runs {@code call}, turning its error into the Ruby exception. */
+    static <T> T call(ThreadContext context, Call<T> call) {
+        try {
+            return call.call();
+        } catch (SpawnError error) {
+            throw toRuby(context, error);
+        }
+    }
 
     /**
      * The Ruby exception for {@code error}. A failure MRI would see in its forked child also sets $? to exit

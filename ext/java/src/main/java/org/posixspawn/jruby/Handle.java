@@ -11,21 +11,16 @@ import org.jruby.RubyModule;
 import org.jruby.RubyNumeric;
 import org.jruby.RubyObject;
 import org.jruby.RubyProcess;
-import org.jruby.RubyThread;
 import org.jruby.anno.JRubyMethod;
 import org.jruby.exceptions.RaiseException;
 import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.posixspawn.jruby.os.capture.Capture;
-import org.posixspawn.jruby.os.libc.Constants;
-import org.posixspawn.jruby.os.child.ExitRoute;
-import org.posixspawn.jruby.os.libc.Native;
 import org.posixspawn.jruby.os.child.OwnedChild;
 import org.posixspawn.jruby.os.child.Reaper;
+import org.posixspawn.jruby.os.libc.Fds;
 import org.posixspawn.jruby.plan.RealDescriptors;
-import org.posixspawn.jruby.plan.SpawnArguments;
-import org.posixspawn.jruby.plan.SpawnPlan;
 
 /**
  * POSIX::Spawn::Handle's core (lib/posix/spawn/handle.rb adds the rest): a child owned by the {@link Reaper},
@@ -44,62 +39,22 @@ public final class Handle extends RubyObject {
         this.child = child;
     }
 
-    static void define(Ruby runtime, RubyModule spawn, RubyModule nativeModule) {
+    static void define(Ruby runtime, RubyModule spawn) {
         RubyClass type = spawn.defineClassUnder("Handle", runtime.getObject(), org.jruby.runtime.ObjectAllocator.NOT_ALLOCATABLE_ALLOCATOR);
         type.defineAnnotatedMethods(Handle.class);
-        nativeModule.defineAnnotatedMethods(Starts.class);
     }
 
-    private static RubyClass handleClass(Ruby runtime) {
-        return (RubyClass) ((RubyModule) runtime.getModule("POSIX").getConstantAt("Spawn")).getConstantAt("Handle");
+    /** A Handle of {@code child}, attached to it (so {@link #attachedTo} finds it again from the reaper's child). */
+    static Handle of(Ruby runtime, OwnedChild child) {
+        RubyClass type = (RubyClass) ((RubyModule) runtime.getModule("POSIX").getConstantAt("Spawn")).getConstantAt("Handle");
+        Handle handle = new Handle(runtime, type, child);
+        child.attachment = handle;
+        return handle;
     }
 
-    /** The Native functions that give children to the reaper. */
-    public static final class Starts {
-        private Starts() {}
-
-        /** Native.start_handle(kill_on_exit, [env,] command... [,options]) -> Handle. */
-        @JRubyMethod(module = true, required = 1, rest = true)
-        public static IRubyObject start_handle(ThreadContext context, IRubyObject self, IRubyObject[] args) {
-            Ruby runtime = context.runtime;
-            boolean killOnExit = args[0].isTrue();
-            SpawnPlan plan = SpawnArguments.parse(context, java.util.Arrays.copyOfRange(args, 1, args.length));
-            OwnedChild child = NativeMethods.start(context, () -> Reaper.spawn(plan, plan.pgroup == 0 || plan.setsid, killOnExit));
-            Handle handle = new Handle(runtime, handleClass(runtime), child);
-            child.attachment = handle;
-            return handle;
-        }
-
-        /** Native.spawn_detached([env,] command... [,options]) -> pid: a child the reaper reaps as it ends, for nobody. */
-        @JRubyMethod(module = true, rest = true)
-        public static IRubyObject spawn_detached(ThreadContext context, IRubyObject self, IRubyObject[] args) {
-            SpawnPlan plan = SpawnArguments.parse(context, args);
-            OwnedChild child = NativeMethods.start(context, () -> Reaper.spawn(plan, plan.pgroup == 0 || plan.setsid, false));
-            return RubyFixnum.newFixnum(context.runtime, child.pid);
-        }
-
-        /** Native.handle_of(pid) -> the Handle owning that running child, or nil. */
-        @JRubyMethod(module = true)
-        public static IRubyObject handle_of(ThreadContext context, IRubyObject self, IRubyObject pid) {
-            OwnedChild child = pid instanceof RubyFixnum ? Reaper.owned(((RubyFixnum) pid).getLongValue()) : null;
-            Object handle = child == null ? null : child.attachment;
-            return handle instanceof Handle && ((Handle) handle).getRuntime() == context.runtime ? (Handle) handle : context.nil;
-        }
-
-        /** Native.last_reaper_route -> :pidfd or :waitpid_poll: how the reaper watches this thread's last started child. */
-        @JRubyMethod(module = true)
-        public static IRubyObject last_reaper_route(ThreadContext context, IRubyObject self) {
-            ExitRoute route = ExitRoute.last();
-            return route == null ? context.nil : context.runtime.newSymbol(route.name().toLowerCase());
-        }
-
-        /** Native.reaper_owned_pids -> the pids of the children the reaper holds that have not ended (for leak checks). */
-        @JRubyMethod(module = true)
-        public static IRubyObject reaper_owned_pids(ThreadContext context, IRubyObject self) {
-            RubyArray<?> pids = RubyArray.newArray(context.runtime);
-            for (long pid : Reaper.ownedPids()) pids.append(RubyFixnum.newFixnum(context.runtime, pid));
-            return pids;
-        }
+    /** The Handle a child's {@code attachment} is, when it was made in {@code runtime}; else null. */
+    static Handle attachedTo(Ruby runtime, Object attachment) {
+        return attachment instanceof Handle && ((Handle) attachment).getRuntime() == runtime ? (Handle) attachment : null;
     }
 
     @JRubyMethod
@@ -136,22 +91,8 @@ public final class Handle extends RubyObject {
      */
     @JRubyMethod(name = "__wait")
     public IRubyObject await(ThreadContext context, IRubyObject timeout) {
-        long deadline = Long.MAX_VALUE;
-        if (!timeout.isNil()) {
-            double seconds = Math.max(0, RubyNumeric.num2dbl(context, timeout));
-            deadline = System.nanoTime() + (long) Math.min(seconds * 1e9, Long.MAX_VALUE / 4);
-        }
-        AwaitEnd task = new AwaitEnd(deadline);
-        while (!child.ended()) {
-            if (System.nanoTime() - deadline >= 0) return context.nil;
-            try {
-                context.getThread().executeTask(context, child, task);
-            } catch (InterruptedException e) {
-                // woken by Thread#raise or #kill: delivered just below
-            }
-            context.pollThreadEvents();
-        }
-        if (child.lost()) throw context.runtime.newErrnoFromInt(Constants.ECHILD, "pid " + child.pid + " was reaped by another wait");
+        if (!Interrupts.awaitEnd(context, child, RubyValues.deadline(context, System.nanoTime(), timeout))) return context.nil;
+        if (child.lost()) throw Errors.toRuby(context, child.lostError());
         IRubyObject result = statusObject(context);
         context.setLastExitStatus(result);
         return result;
@@ -161,7 +102,7 @@ public final class Handle extends RubyObject {
     @JRubyMethod(name = "__signal")
     public IRubyObject signal(ThreadContext context, IRubyObject number, IRubyObject group) {
         int signal = RubyNumeric.num2int(number);
-        return context.runtime.newBoolean(NativeMethods.start(context, () -> child.signal(signal, group.isTrue())));
+        return context.runtime.newBoolean(Errors.call(context, () -> child.signal(signal, group.isTrue())));
     }
 
     /** __on_exit { |status| } : the block runs on the reaper's thread when the child ends, or here at once if it has. */
@@ -197,14 +138,14 @@ public final class Handle extends RubyObject {
         if (communication == null) {
             ByteBuffer input = args[3].isNil() ? null : ByteBuffer.wrap(args[3].convertToString().getByteList().bytes());
             int stdin = takeOver(context, args[0]), stdout = takeOver(context, args[1]), stderr = takeOver(context, args[2]);
-            communication = NativeMethods.start(context, () -> Capture.over(child, stdin, stdout, stderr, input));
+            communication = Errors.call(context, () -> Capture.over(child, stdin, stdout, stderr, input));
         }
-        long deadline = args[4].isNil() ? Long.MAX_VALUE : System.nanoTime() + nanos(context, args[4]);
+        long deadline = RubyValues.deadline(context, System.nanoTime(), args[4]);
         Capture run = communication;
         run.resume(deadline);
-        if (!args[5].isNil()) run.waitDelay(nanos(context, args[5]));
+        if (!args[5].isNil()) run.waitDelay(RubyValues.nanos(context, args[5]));
         try {
-            ChildMethods.runToEnd(context, run, () -> false);
+            Interrupts.runToEnd(context, run, () -> false);
         } catch (RuntimeException | Error e) {
             communication = null;
             run.close();
@@ -214,47 +155,22 @@ public final class Handle extends RubyObject {
         communication = null;
         run.close();
         return RubyArray.newArray(runtime,
-                args[1].isNil() ? context.nil : ChildMethods.binaryString(runtime, run.out().bytes()),
-                args[2].isNil() ? context.nil : ChildMethods.binaryString(runtime, run.err().bytes()));
+                args[1].isNil() ? context.nil : RubyValues.binaryString(runtime, run.out().bytes()),
+                args[2].isNil() ? context.nil : RubyValues.binaryString(runtime, run.err().bytes()));
     }
 
     /** A close-on-exec duplicate of the IO's descriptor, for the poll loop to own; the IO is closed. -1 for nil or closed. */
     private static int takeOver(ThreadContext context, IRubyObject io) {
         if (io.isNil() || ((RubyIO) io).isClosed()) return -1;
-        int fd = Native.libc.fcntl(RealDescriptors.of((RubyIO) io), Constants.F_DUPFD_CLOEXEC, 0);
-        if (fd < 0) throw context.runtime.newErrnoFromInt(Native.errno(), "dup of the handle's pipe");
+        int fd = Errors.call(context, () -> Fds.dupCloexec(RealDescriptors.of((RubyIO) io), 0, "dup of the handle's pipe"));
         io.callMethod(context, "close");
         return fd;
-    }
-
-    /** Seconds (a Numeric, negative is 0) as nanoseconds, capped far below overflow. */
-    static long nanos(ThreadContext context, IRubyObject seconds) {
-        return (long) Math.min(Math.max(0, RubyNumeric.num2dbl(context, seconds)) * 1e9, Long.MAX_VALUE / 4);
     }
 
     private IRubyObject statusObject(ThreadContext context) {
         synchronized (this) {
             if (status == null) status = RubyProcess.RubyStatus.newProcessStatus(context.runtime, child.rawStatus(), child.pid);
             return status;
-        }
-    }
-
-    /** Waits for the end in executeTask, where Thread#raise and #kill interrupt it. */
-    private static final class AwaitEnd implements RubyThread.Task<OwnedChild, Boolean> {
-        private final long deadline;
-
-        AwaitEnd(long deadline) {
-            this.deadline = deadline;
-        }
-
-        @Override
-        public Boolean run(ThreadContext context, OwnedChild child) throws InterruptedException {
-            return child.awaitEnd(deadline);
-        }
-
-        @Override
-        public void wakeup(RubyThread thread, OwnedChild child) {
-            thread.getNativeThread().interrupt();
         }
     }
 }

@@ -9,11 +9,7 @@ import org.jruby.anno.JRubyMethod;
 import org.jruby.exceptions.RaiseException;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
-import org.posixspawn.jruby.os.libc.Features;
-import org.posixspawn.jruby.os.lookup.ProgramCache;
-import org.posixspawn.jruby.os.spawn.Closing;
 import org.posixspawn.jruby.os.libc.SpawnError;
-import org.posixspawn.jruby.os.spawn.SpawnRoute;
 import org.posixspawn.jruby.os.spawn.Spawner;
 import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
@@ -26,7 +22,7 @@ public final class NativeMethods {
     @JRubyMethod(module = true, rest = true)
     public static IRubyObject spawn(ThreadContext context, IRubyObject self, IRubyObject[] args) {
         SpawnPlan plan = SpawnArguments.parse(context, args);
-        try { // not start(): its lambda's bootstrap would be part of the first spawn
+        try { // not Errors.call: its lambda's bootstrap would be part of the first spawn
             return RubyFixnum.newFixnum(context.runtime, Spawner.spawn(plan));
         } catch (SpawnError error) {
             throw Errors.toRuby(context, error);
@@ -64,51 +60,5 @@ public final class NativeMethods {
                 : RubyProcess.RubyStatus.newProcessStatus(context.runtime, RubyNumeric.num2long(waitStatus), RubyNumeric.num2long(pid));
         context.setLastExitStatus(status);
         return status;
-    }
-
-    /** Native.last_route -> :posix_spawn or :fs_thread: how this thread's last spawn ran. */
-    @JRubyMethod(module = true)
-    public static IRubyObject last_route(ThreadContext context, IRubyObject self) {
-        SpawnRoute route = SpawnRoute.last();
-        return route == null ? context.nil : context.runtime.newSymbol(route.name().toLowerCase());
-    }
-
-    /** Native.last_closing -> :closefrom, :each_listed or :none: how this thread's last spawn closed the other descriptors. */
-    @JRubyMethod(module = true)
-    public static IRubyObject last_closing(ThreadContext context, IRubyObject self) {
-        Closing closing = Closing.last();
-        return closing == null ? context.nil : context.runtime.newSymbol(closing.name().toLowerCase());
-    }
-
-    /** Native.last_program_lookup -> :cached, :searched, or nil: how this thread's last PATH search was answered (Linux keeps them). */
-    @JRubyMethod(module = true)
-    public static IRubyObject last_program_lookup(ThreadContext context, IRubyObject self) {
-        Boolean cached = ProgramCache.lastCached();
-        return cached == null ? context.nil : context.runtime.newSymbol(cached ? "cached" : "searched");
-    }
-
-    /** Native.pretend_missing(name, missing): run the fallback for an optional call (a libc function, or pidfd_open). */
-    @JRubyMethod(module = true)
-    public static IRubyObject pretend_missing(ThreadContext context, IRubyObject self, IRubyObject name, IRubyObject missing) {
-        try {
-            Features.pretendMissing(name.asJavaString(), missing.isTrue());
-        } catch (IllegalArgumentException e) {
-            throw context.runtime.newArgumentError(e.getMessage());
-        }
-        return context.nil;
-    }
-
-    /** A call into the platform layer: Spawner.spawn, or Capture.start. */
-    interface Call<T> {
-        T call() throws SpawnError;
-    }
-
-    /** Runs {@code call}, turning its error into the Ruby exception. */
-    static <T> T start(ThreadContext context, Call<T> call) {
-        try {
-            return call.call();
-        } catch (SpawnError error) {
-            throw Errors.toRuby(context, error);
-        }
     }
 }

@@ -10,16 +10,12 @@ import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.util.ByteList;
 import org.jruby.util.io.OpenFile;
 import org.posixspawn.jruby.os.capture.Capture;
-import org.posixspawn.jruby.os.libc.Constants;
-import org.posixspawn.jruby.os.libc.Native;
+import org.posixspawn.jruby.os.libc.Fds;
 import org.posixspawn.jruby.plan.RealDescriptors;
 
 /** POSIX::Spawn::Native's primitives for the pipes of the drop-in's IO.popen and ` (lib/posix/spawn/kernel/popen.rb). */
 public final class PopenMethods {
     private PopenMethods() {}
-
-    /** Pipe capacity asked for on a popen's output pipe: fewer, larger reads (as Child's, os/Capture). */
-    private static final int PIPE_SIZE = 1 << 20;
 
     /**
      * Native.tie_for_writing(reader, writer, pid) -> reader: reader becomes one duplex IO that reads from
@@ -32,8 +28,8 @@ public final class PopenMethods {
     // MRI: pipe_open (io.c), the FMODE_DUPLEX ports with tied_io_for_writing = write_port and fptr->pid = pid
     @JRubyMethod(module = true)
     public static IRubyObject tie_for_writing(ThreadContext context, IRubyObject self, IRubyObject reader, IRubyObject writer, IRubyObject pid) {
-        OpenFile read = toIO(context, reader).getOpenFileChecked();
-        OpenFile write = toIO(context, writer).getOpenFileChecked();
+        OpenFile read = RubyValues.toIO(context, reader).getOpenFileChecked();
+        OpenFile write = RubyValues.toIO(context, writer).getOpenFileChecked();
         write.setMode(write.getMode() | OpenFile.SYNC | OpenFile.DUPLEX); // MRI's too: close_read twice is no error
         read.setMode(read.getMode() | OpenFile.DUPLEX | OpenFile.SYNC);
         read.setPid(pid.convertToInteger().getLongValue());
@@ -47,7 +43,7 @@ public final class PopenMethods {
      */
     @JRubyMethod(module = true)
     public static IRubyObject enlarge_pipe(ThreadContext context, IRubyObject self, IRubyObject io) {
-        if (Constants.F_SETPIPE_SZ >= 0) Native.libc.fcntl(RealDescriptors.of(toIO(context, io)), Constants.F_SETPIPE_SZ, PIPE_SIZE);
+        Fds.enlargePipe(RealDescriptors.of(RubyValues.toIO(context, io)));
         return io;
     }
 
@@ -63,36 +59,30 @@ public final class PopenMethods {
      */
     @JRubyMethod(module = true, required = 1, optional = 1)
     public static IRubyObject read_all(ThreadContext context, IRubyObject self, IRubyObject[] args) {
-        RubyIO io = toIO(context, args[0]);
+        RubyIO io = RubyValues.toIO(context, args[0]);
         OpenFile file = io.getOpenFileChecked();
         if (!file.isReadable() || file.READ_DATA_PENDING() || file.READ_CHAR_PENDING()) return context.nil;
         boolean asText = args.length > 1 && args[1].isTrue();
         if (asText && !io.internal_encoding(context).isNil()) return context.nil;
         int fd = RealDescriptors.of(io);
-        int flags = Native.libc.fcntl(fd, Constants.F_GETFL, 0);
-        int copy = Native.libc.fcntl(fd, Constants.F_DUPFD_CLOEXEC, 0);
-        if (copy < 0) throw context.runtime.newErrnoFromInt(Native.errno(), "dup of the popen pipe");
+        int flags = Fds.statusFlags(fd);
+        int copy = Errors.call(context, () -> Fds.dupCloexec(fd, 0, "dup of the popen pipe"));
         Capture run;
         try {
-            run = NativeMethods.start(context, () -> Capture.over(null, -1, copy, -1, null)); // takes copy over
+            run = Errors.call(context, () -> Capture.over(null, -1, copy, -1, null)); // takes copy over
         } catch (RuntimeException e) {
-            Native.libc.close(copy);
+            Fds.close(copy);
             throw e;
         }
         try {
-            ChildMethods.runToEnd(context, run, () -> false);
+            Interrupts.runToEnd(context, run, () -> false);
         } finally {
             run.close();
-            Native.libc.fcntl(fd, Constants.F_SETFL, flags); // O_NONBLOCK is the open file's, shared with the copy
+            Fds.setStatusFlags(fd, flags); // O_NONBLOCK is the open file's, shared with the copy
         }
-        if (!asText) return ChildMethods.binaryString(context.runtime, run.out().bytes());
+        if (!asText) return RubyValues.binaryString(context.runtime, run.out().bytes());
         IRubyObject external = io.external_encoding(context);
         Encoding encoding = external.isNil() ? context.runtime.getDefaultExternalEncoding() : ((RubyEncoding) external).getEncoding();
         return RubyString.newStringNoCopy(context.runtime, new ByteList(run.out().bytes(), encoding, false));
-    }
-
-    private static RubyIO toIO(ThreadContext context, IRubyObject io) {
-        if (!(io instanceof RubyIO)) throw context.runtime.newTypeError(io, context.runtime.getIO());
-        return (RubyIO) io;
     }
 }

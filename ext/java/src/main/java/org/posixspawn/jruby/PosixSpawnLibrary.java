@@ -11,11 +11,13 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
         RubyModule spawn = runtime.getOrCreateModule("POSIX").defineModuleUnder("Spawn");
         RubyModule nativeModule = spawn.defineModuleUnder("Native");
         nativeModule.defineAnnotatedMethods(NativeMethods.class);
-        nativeModule.defineAnnotatedMethods(ChildMethods.class);
+        nativeModule.defineAnnotatedMethods(CaptureMethods.class);
+        nativeModule.defineAnnotatedMethods(HandleMethods.class);
         nativeModule.defineAnnotatedMethods(DescriptorMethods.class);
         nativeModule.defineAnnotatedMethods(PopenMethods.class);
         nativeModule.defineAnnotatedMethods(PtyMethods.class);
-        Handle.define(runtime, spawn, nativeModule);
+        nativeModule.defineAnnotatedMethods(DiagnosticsMethods.class);
+        Handle.define(runtime, spawn);
         bindInBackground();
         return true;
     }
@@ -48,6 +50,6 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
         "org.posixspawn.jruby.plan.FdTable", "org.posixspawn.jruby.os.spawn.Spawner", "org.posixspawn.jruby.os.spawn.SpawnFailure", "org.posixspawn.jruby.os.spawn.RedirectFiles",
         "org.posixspawn.jruby.os.lookup.ProgramLookup", "org.posixspawn.jruby.os.lookup.ProgramCache", "org.posixspawn.jruby.os.spawn.SpawnRoute",
         "org.posixspawn.jruby.os.spawn.Closing", "org.posixspawn.jruby.os.spawn.SpawnAttributes", "org.posixspawn.jruby.os.spawn.FileActions",
-        "org.posixspawn.jruby.os.spawn.PlainSetup", "org.posixspawn.jruby.os.spawn.NativeEnvironment", "org.posixspawn.jruby.os.libc.NativeBlock",
+        "org.posixspawn.jruby.os.spawn.PlainSetup", "org.posixspawn.jruby.os.spawn.NativeEnvironment", "org.posixspawn.jruby.os.libc.NativeBlock", "org.posixspawn.jruby.os.libc.Trace",
     };
 }

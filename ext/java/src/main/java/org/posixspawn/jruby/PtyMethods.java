@@ -1,6 +1,5 @@
 package org.posixspawn.jruby;
 
-import org.jcodings.specific.ASCIIEncoding;
 import org.jruby.Ruby;
 import org.jruby.RubyArray;
 import org.jruby.RubyFixnum;
@@ -10,10 +9,11 @@ import org.jruby.anno.JRubyMethod;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.util.ByteList;
-import org.posixspawn.jruby.os.libc.Native;
+import org.posixspawn.jruby.os.libc.Fds;
 import org.posixspawn.jruby.os.pty.Pty;
 import org.posixspawn.jruby.os.libc.SpawnError;
 import org.posixspawn.jruby.os.spawn.Spawner;
+import org.posixspawn.jruby.plan.PathName;
 import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
@@ -28,13 +28,13 @@ public final class PtyMethods {
     @JRubyMethod(module = true)
     public static IRubyObject pty_open(ThreadContext context, IRubyObject self, IRubyObject openSlave) {
         Ruby runtime = context.runtime;
-        Pty.Terminal terminal = NativeMethods.start(context, Pty::open);
+        Pty.Terminal terminal = Errors.call(context, Pty::open);
         IRubyObject slave = context.nil;
         if (openSlave.isTrue()) {
             try {
                 slave = RubyFixnum.newFixnum(runtime, Pty.openSlave(terminal.slavePath));
             } catch (SpawnError failure) {
-                Native.libc.close(terminal.master);
+                Fds.close(terminal.master);
                 throw Errors.toRuby(context, failure);
             }
         }
@@ -56,25 +56,25 @@ public final class PtyMethods {
         SpawnPlan withTerminal = plan.withControllingTerminal(slavePath);
         if (!args[2].isNil()) {
             int rows = RubyNumeric.num2int(args[2]), cols = RubyNumeric.num2int(args[3]);
-            NativeMethods.start(context, () -> {
+            Errors.call(context, () -> {
                 Pty.setWindowSize(master, rows, cols);
                 return null;
             });
         }
-        return RubyFixnum.newFixnum(runtime, NativeMethods.start(context, () -> Spawner.spawn(withTerminal)));
+        return RubyFixnum.newFixnum(runtime, Errors.call(context, () -> Spawner.spawn(withTerminal)));
     }
 
     /** Native.pty_dup(fd) -> a close-on-exec copy of fd. */
     @JRubyMethod(module = true)
     public static IRubyObject pty_dup(ThreadContext context, IRubyObject self, IRubyObject fd) {
         int original = RubyNumeric.num2int(fd);
-        return RubyFixnum.newFixnum(context.runtime, NativeMethods.start(context, () -> Pty.dupCloexec(original)));
+        return RubyFixnum.newFixnum(context.runtime, Errors.call(context, () -> Pty.dupCloexec(original)));
     }
 
     /** Native.pty_close(fd): for a descriptor no IO owns yet. */
     @JRubyMethod(module = true)
     public static IRubyObject pty_close(ThreadContext context, IRubyObject self, IRubyObject fd) {
-        Native.libc.close(RubyNumeric.num2int(fd));
+        Fds.close(RubyNumeric.num2int(fd));
         return context.nil;
     }
 
@@ -82,7 +82,7 @@ public final class PtyMethods {
     @JRubyMethod(module = true)
     public static IRubyObject pty_winsize(ThreadContext context, IRubyObject self, IRubyObject fd, IRubyObject rows, IRubyObject cols) {
         int master = RubyNumeric.num2int(fd), r = RubyNumeric.num2int(rows), c = RubyNumeric.num2int(cols);
-        NativeMethods.start(context, () -> {
+        Errors.call(context, () -> {
             Pty.setWindowSize(master, r, c);
             return null;
         });
@@ -100,11 +100,11 @@ public final class PtyMethods {
         try {
             bytes = Pty.read(RubyNumeric.num2int(fd), Math.max(1, RubyNumeric.num2int(max)));
         } catch (SpawnError failure) {
-            throw runtime.newErrnoFromInt(failure.errno, culprit.asJavaString());
+            throw Errors.toRuby(context, failure.about(PathName.of(culprit.asJavaString())));
         }
         if (bytes == null) return runtime.newSymbol("wait");
         if (bytes.length == 0) return context.nil;
-        return RubyString.newStringNoCopy(runtime, new ByteList(bytes, ASCIIEncoding.INSTANCE, false));
+        return RubyValues.binaryString(runtime, bytes);
     }
 
     private static RubyString path(Ruby runtime, byte[] bytes) {

@@ -9,6 +9,7 @@ import org.posixspawn.jruby.os.libc.Constants;
 import org.posixspawn.jruby.os.libc.Features;
 import org.posixspawn.jruby.os.libc.Native;
 import org.posixspawn.jruby.os.libc.SpawnError;
+import org.posixspawn.jruby.os.libc.Trace;
 import org.posixspawn.jruby.os.platform.Strategy;
 
 /**
@@ -38,7 +39,6 @@ public final class CaptureBuffer {
      * shoot-down each.
      */
     private static final AtomicReference<Mapping> SMALL_SPARE = new AtomicReference<>();
-    private static final ThreadLocal<Strategy.CaptureBuffer> LAST_GROWTH = new ThreadLocal<>();
 
     /** A mapping and its size. */
     private static final class Mapping {
@@ -65,11 +65,6 @@ public final class CaptureBuffer {
     static long spareAddress() {
         Mapping spare = SPARE.get();
         return spare == null ? 0 : spare.address.address();
-    }
-
-    /** How this thread's last buffer to outgrow its mapping grew it (mremap, or a new mapping and a copy), or null; for tests. */
-    public static Strategy.CaptureBuffer lastGrowth() {
-        return LAST_GROWTH.get();
     }
 
     /** The address of the mapping this buffer wrote into, or 0 when it read nothing. */
@@ -124,7 +119,7 @@ public final class CaptureBuffer {
                     MemoryIO.getInstance().copyMemory(buffer.address(), grown.address(), length);
                     Native.extra().munmap(buffer, capacity);
                 }
-                LAST_GROWTH.set(remap ? Strategy.CaptureBuffer.MREMAP : Strategy.CaptureBuffer.MMAP_COPY);
+                Trace.record(Trace.Concern.BUFFER_GROWTH, remap ? Strategy.CaptureBuffer.MREMAP : Strategy.CaptureBuffer.MMAP_COPY);
             }
             // A hint (Linux), ignored where unsupported.
             if (size >= Constants.HUGE_PAGE && Constants.MADV_HUGEPAGE >= 0) Native.extra().madvise(grown, size, Constants.MADV_HUGEPAGE);

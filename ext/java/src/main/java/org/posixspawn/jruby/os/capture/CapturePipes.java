@@ -1,7 +1,6 @@
 package org.posixspawn.jruby.os.capture;
 
-import org.posixspawn.jruby.os.libc.Constants;
-import org.posixspawn.jruby.os.libc.Native;
+import org.posixspawn.jruby.os.libc.Fds;
 import org.posixspawn.jruby.os.libc.Pipe;
 import org.posixspawn.jruby.os.libc.SpawnError;
 
@@ -12,12 +11,6 @@ import org.posixspawn.jruby.os.libc.SpawnError;
  * so a full or empty pipe only ever sends the loop back to poll. Closing closes every end not taken.
  */
 final class CapturePipes implements AutoCloseable {
-    /**
-     * Pipe capacity asked for on stdout and stdin (Linux, F_SETPIPE_SZ): fewer, larger reads and writes and
-     * fewer context switches than the default 64 KiB; 1 MiB is the default /proc/sys/fs/pipe-max-size.
-     */
-    static final int PIPE_SIZE = 1 << 20;
-
     Pipe stdin, stdout, stderr, wake;
 
     private CapturePipes() {}
@@ -37,10 +30,8 @@ final class CapturePipes implements AutoCloseable {
         Pipe.setNonBlockingFresh(p.stdin.writeEnd());
         Pipe.setNonBlockingFresh(p.stdout.readEnd());
         Pipe.setNonBlockingFresh(p.stderr.readEnd());
-        if (Constants.F_SETPIPE_SZ >= 0) {
-            Native.libc.fcntl(p.stdout.readEnd(), Constants.F_SETPIPE_SZ, PIPE_SIZE); // best effort: a smaller pipe only costs speed
-            if (feedsInput) Native.libc.fcntl(p.stdin.writeEnd(), Constants.F_SETPIPE_SZ, PIPE_SIZE);
-        }
+        Fds.enlargePipe(p.stdout.readEnd()); // stdout and a fed stdin: fewer, larger reads and writes
+        if (feedsInput) Fds.enlargePipe(p.stdin.writeEnd());
         return p;
     }
 

@@ -63,6 +63,11 @@ public final class OwnedChild {
         return lost;
     }
 
+    /** Why this child's status cannot be had, once {@link #lost}: ECHILD, naming the pid. */
+    public SpawnError lostError() {
+        return SpawnError.errno(Constants.ECHILD, "pid " + pid + " was reaped by another wait");
+    }
+
     /** The wait status (as waitpid gives it) once ended, else -1 (also when {@link #lost}). */
     public synchronized int rawStatus() {
         return rawStatus;

@@ -16,6 +16,7 @@ import org.posixspawn.jruby.os.libc.Native;
 import org.posixspawn.jruby.os.libc.NativeBlock;
 import org.posixspawn.jruby.os.libc.Pipe;
 import org.posixspawn.jruby.os.libc.SpawnError;
+import org.posixspawn.jruby.os.libc.Trace;
 import org.posixspawn.jruby.os.spawn.Spawner;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
@@ -102,7 +103,7 @@ public final class Reaper {
             POLLED.add(child);
             wake(); // a blocked epoll_wait would not look at it otherwise
         }
-        child.route().record();
+        Trace.record(Trace.Concern.EXIT_ROUTE, child.route());
         return child;
     }
 

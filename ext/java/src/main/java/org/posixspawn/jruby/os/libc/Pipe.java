@@ -16,7 +16,6 @@ public final class Pipe implements AutoCloseable {
      * listing made before the call) the read side, so no child inherits another thread's capture pipe.
      */
     public static final ReentrantReadWriteLock CLOEXEC_GAP = new ReentrantReadWriteLock();
-    private static final ThreadLocal<Strategy.Pipes> LAST = new ThreadLocal<>();
 
     private int read, write;
 
@@ -41,7 +40,7 @@ public final class Pipe implements AutoCloseable {
                 if (Native.extra().pipe2(pair, Constants.O_CLOEXEC | (nonBlocking ? Constants.O_NONBLOCK : 0)) != 0) {
                     throw SpawnError.errno(Native.errno(), "pipe2");
                 }
-                LAST.set(Strategy.Pipes.PIPE2);
+                Trace.record(Trace.Concern.PIPES, Strategy.Pipes.PIPE2);
             } else {
                 CLOEXEC_GAP.writeLock().lock();
                 try {
@@ -51,7 +50,7 @@ public final class Pipe implements AutoCloseable {
                 } finally {
                     CLOEXEC_GAP.writeLock().unlock();
                 }
-                LAST.set(Strategy.Pipes.PIPE_THEN_FD_CLOEXEC);
+                Trace.record(Trace.Concern.PIPES, Strategy.Pipes.PIPE_THEN_FD_CLOEXEC);
                 if (nonBlocking) {
                     setNonBlockingFresh(pair.getInt(0));
                     setNonBlockingFresh(pair.getInt(4));
@@ -59,11 +58,6 @@ public final class Pipe implements AutoCloseable {
             }
             return new Pipe(pair.getInt(0), pair.getInt(4));
         }
-    }
-
-    /** How this thread's last pipe was made, or null; for tests, as {@code Closing.last}. */
-    public static Strategy.Pipes last() {
-        return LAST.get();
     }
 
     public int readEnd() {

@@ -57,6 +57,11 @@ public final class SpawnError extends Exception {
         return errno(errno, PathName.of(call));
     }
 
+    /** The same failure about {@code other}: a caller that knows better what the call was for (pty_read's IO). */
+    public SpawnError about(PathName other) {
+        return new SpawnError(kind, errno, other, inChild, Errno.valueOf(errno) + " - " + other);
+    }
+
     public static SpawnError unsupported(String message) {
         return new SpawnError(Kind.UNSUPPORTED, 0, null, false, message);
     }

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.posixspawn.jruby.os.libc.Trace;
+
 /**
  * {@link ProgramLookup}'s searches, kept while nothing they went through has changed ({@link PathWatch}): a
  * command spawned again and again is then found with one poll(2) instead of an access(2) per PATH entry.
@@ -24,14 +26,11 @@ public final class ProgramCache {
     /** Beyond this many kept commands the cache starts again empty: a bound, not a working-set policy. */
     private static final int LIMIT = 512;
     private static final Map<Key, Entry> ENTRIES = new ConcurrentHashMap<>();
-    private static final ThreadLocal<Boolean> LAST_CACHED = new ThreadLocal<>();
 
     private ProgramCache() {}
 
-    /** Whether this thread's last search was answered by the cache (true) or made (false); null if none; for tests. */
-    public static Boolean lastCached() {
-        return LAST_CACHED.get();
-    }
+    /** How a search was answered, traced ({@code Trace.Concern.PROGRAM_LOOKUP}). */
+    public enum Answer { CACHED, SEARCHED }
 
     /** {@link ProgramLookup#search}, through the cache: the same answer, found now. */
     static byte[] find(byte[] name, byte[] path, byte[] pwd) {
@@ -43,7 +42,7 @@ public final class ProgramCache {
             if (entry.file == null) {
                 searches = entry.searches + 1;
             } else if (PathWatch.get().generation() == entry.generation) {
-                LAST_CACHED.set(Boolean.TRUE);
+                Trace.record(Trace.Concern.PROGRAM_LOOKUP, Answer.CACHED);
                 return entry.file;
             } else {
                 // Stale: something went through was changed. Cached again only after twice as many searches,
@@ -52,7 +51,7 @@ public final class ProgramCache {
                 threshold = Math.min(MAX_THRESHOLD, 2 * threshold);
             }
         }
-        LAST_CACHED.set(Boolean.FALSE);
+        Trace.record(Trace.Concern.PROGRAM_LOOKUP, Answer.SEARCHED);
         // Due to be cached: the candidates probed are collected for the watch, where there is one (without
         // inotify to be had, every search is made as it is, with nothing collected).
         PathWatch watch = searches >= threshold ? PathWatch.get() : null;

@@ -12,6 +12,7 @@ import jnr.ffi.annotations.SaveError;
 import jnr.ffi.types.size_t;
 import jnr.ffi.types.ssize_t;
 import org.posixspawn.jruby.os.libc.Constants;
+import org.posixspawn.jruby.os.libc.Fds;
 import org.posixspawn.jruby.os.libc.Native;
 import org.posixspawn.jruby.os.libc.NativeBlock;
 import org.posixspawn.jruby.os.libc.SpawnError;
@@ -31,7 +32,6 @@ public final class Pty {
         /** Returns the error code. */
         int ptsname_r(int fd, Pointer buf, @size_t long length);
         @SaveError int ioctl(int fd, long request, Pointer arg);
-        @SaveError int fcntl(int fd, int cmd, int arg);
         @SaveError @ssize_t long read(int fd, @Out @Pinned ByteBuffer buf, @size_t long count);
     }
 
@@ -96,9 +96,7 @@ public final class Pty {
 
     /** A close-on-exec copy of {@code fd} (IO#dup's is not close-on-exec on JRuby). */
     public static int dupCloexec(int fd) throws SpawnError {
-        int copy = libc.fcntl(fd, Constants.F_DUPFD_CLOEXEC, 3);
-        if (copy < 0) throw SpawnError.errno(Native.errno(), "dup");
-        return copy;
+        return Fds.dupCloexec(fd, 3, "dup");
     }
 
     /**

@@ -2,10 +2,11 @@ package org.posixspawn.jruby.os.spawn;
 
 import org.posixspawn.jruby.os.libc.Features;
 import org.posixspawn.jruby.os.libc.Native;
+import org.posixspawn.jruby.os.libc.Trace;
 import org.posixspawn.jruby.os.platform.Strategy;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
-/** How the child's other descriptors are closed (close_others); recorded per thread so tests can see which way ran. */
+/** How the child's other descriptors are closed (close_others); traced ({@code Trace.Concern.CLOSING}). */
 public enum Closing {
     /** One posix_spawn_file_actions_addclosefrom_np (glibc 2.34+, FreeBSD 13.1+): close_range in the child. */
     CLOSEFROM,
@@ -22,8 +23,6 @@ public enum Closing {
     /** close_others: false: inheritable descriptors reach the child. */
     NONE;
 
-    private static final ThreadLocal<Closing> LAST = new ThreadLocal<>();
-
     static Closing choose(SpawnPlan plan) {
         if (!plan.closeOthers) return NONE;
         if (Native.PROFILE.closeOthers == Strategy.CloseOthers.CLOEXEC_DEFAULT) return CLOEXEC_DEFAULT;
@@ -36,7 +35,7 @@ public enum Closing {
     }
 
     void record() {
-        LAST.set(this);
+        Trace.record(Trace.Concern.CLOSING, this);
     }
 
     /** Why close_others cannot be done here: no addclosefrom_np and no listing of open descriptors to trust. */
@@ -44,10 +43,5 @@ public enum Closing {
         return "close_others (the default) needs posix_spawn_file_actions_addclosefrom_np or a listing of the open descriptors in "
                 + Native.PROFILE.descriptorDirectory + " (on FreeBSD: fdescfs mounted there), and this " + Native.PROFILE.name
                 + " has neither; pass close_others: false to let the inheritable descriptors through";
-    }
-
-    /** How this thread's last successful spawn closed descriptors, or null. */
-    public static Closing last() {
-        return LAST.get();
     }
 }

@@ -1,16 +1,15 @@
 package org.posixspawn.jruby.os.spawn;
 
 import org.posixspawn.jruby.os.libc.Features;
+import org.posixspawn.jruby.os.libc.Trace;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
-/** Which thread carries out a plan: the one place that decides, with each reason. Recorded per thread so tests can see which way ran. */
+/** Which thread carries out a plan: the one place that decides, with each reason. Traced ({@code Trace.Concern.SPAWN_ROUTE}). */
 public enum SpawnRoute {
     /** posix_spawn from the calling thread, every step a file action or attribute. */
     POSIX_SPAWN,
     /** posix_spawn from the {@link FsThread}: its private cwd/umask serve :umask, or :chdir without addchdir_np; its gate :rlimit_*. */
     FS_THREAD;
-
-    private static final ThreadLocal<SpawnRoute> LAST = new ThreadLocal<>();
 
     /** The route for {@code plan}; {@code needsChdir}: the child starts elsewhere than the process's directory. */
     static SpawnRoute choose(SpawnPlan plan, boolean needsChdir) {
@@ -21,11 +20,6 @@ public enum SpawnRoute {
     }
 
     void record() {
-        LAST.set(this);
-    }
-
-    /** The route of this thread's last successful spawn, or null. */
-    public static SpawnRoute last() {
-        return LAST.get();
+        Trace.record(Trace.Concern.SPAWN_ROUTE, this);
     }
 }

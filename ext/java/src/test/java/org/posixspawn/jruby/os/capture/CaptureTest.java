@@ -21,17 +21,24 @@ import java.util.concurrent.CountDownLatch;
 
 import org.jruby.Ruby;
 import org.jruby.runtime.builtin.IRubyObject;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.posixspawn.jruby.os.child.ExitRoute;
 import org.posixspawn.jruby.os.libc.Constants;
 import org.posixspawn.jruby.os.libc.Descriptors;
 import org.posixspawn.jruby.os.libc.Features;
 import org.posixspawn.jruby.os.libc.SpawnError;
+import org.posixspawn.jruby.os.libc.Trace;
 import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
 /** The capture loop on real processes and pipes, without the Ruby class around it. */
 class CaptureTest {
+    @BeforeAll
+    static void traceTheRoutes() {
+        Trace.turn(true);
+    }
+
     private static final Ruby RUBY = Ruby.newInstance();
     private static final long NO_DEADLINE = Long.MAX_VALUE, NO_MAX = -1;
 
@@ -59,7 +66,7 @@ class CaptureTest {
         assertEquals("err", text(c.err()));
         assertEquals(Capture.Outcome.EXITED, c.outcome());
         assertEquals(7, (c.rawStatus() >> 8) & 0xff);
-        assertEquals(ExitRoute.PIDFD, ExitRoute.last());
+        assertEquals(ExitRoute.PIDFD, Trace.last(Trace.Concern.EXIT_ROUTE));
     }
 
     /** The route of kernels before 5.3: the exit, the deadline after the pipes closed, and KILL, by polling waitpid. */
@@ -69,7 +76,7 @@ class CaptureTest {
         Features.pretendMissing(Features.PIDFD_OPEN, true);
         try {
             Capture exited = runToEnd(Capture.start(plan("sh", "-c", "exec >&- 2>&-; sleep 0.2; exit 4"), null, NO_DEADLINE, NO_MAX, false));
-            assertEquals(ExitRoute.WAITPID_POLL, ExitRoute.last());
+            assertEquals(ExitRoute.WAITPID_POLL, Trace.last(Trace.Concern.EXIT_ROUTE));
             assertEquals(Capture.Outcome.EXITED, exited.outcome());
             assertEquals(4, (exited.rawStatus() >> 8) & 0xff);
 

@@ -40,13 +40,14 @@ class PipeTest {
 
     @Test
     void withoutPipe2BothEndsAreStillCloseOnExec() throws Exception {
+        Trace.turn(true);
         try (Pipe pipe = Pipe.open()) {
-            assertEquals(Strategy.Pipes.PIPE2, Pipe.last());
+            assertEquals(Strategy.Pipes.PIPE2, Trace.last(Trace.Concern.PIPES));
             assertCloseOnExec(pipe);
         }
         Features.pretendMissing(Features.PIPE2, true);
         try (Pipe pipe = Pipe.open()) {
-            assertEquals(Strategy.Pipes.PIPE_THEN_FD_CLOEXEC, Pipe.last());
+            assertEquals(Strategy.Pipes.PIPE_THEN_FD_CLOEXEC, Trace.last(Trace.Concern.PIPES));
             assertCloseOnExec(pipe);
         }
     }

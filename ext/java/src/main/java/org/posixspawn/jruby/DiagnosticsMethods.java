@@ -1,0 +1,86 @@
+package org.posixspawn.jruby;
+
+import org.jruby.RubyArray;
+import org.jruby.RubyFixnum;
+import org.jruby.anno.JRubyMethod;
+import org.jruby.runtime.ThreadContext;
+import org.jruby.runtime.builtin.IRubyObject;
+import org.posixspawn.jruby.os.child.Reaper;
+import org.posixspawn.jruby.os.libc.Features;
+import org.posixspawn.jruby.os.libc.Trace;
+
+/**
+ * POSIX::Spawn::Native's diagnostics, internal, for the specs and for users working around a broken libc:
+ * which way the calling thread's last spawn, pipe, PATH search, buffer growth and reaper watch went while
+ * tracing was on (a lower-case Symbol, nil before any: see os/libc/Trace), what the reaper holds, and
+ * pretend_missing, which runs a fallback.
+ */
+public final class DiagnosticsMethods {
+    private DiagnosticsMethods() {}
+
+    /** Native.trace(on) -> nil: starts (true) or stops recording the last_* ways, forgetting what this thread recorded. */
+    @JRubyMethod(module = true)
+    public static IRubyObject trace(ThreadContext context, IRubyObject self, IRubyObject on) {
+        Trace.turn(on.isTrue());
+        return context.nil;
+    }
+
+    /** Native.last_route -> :posix_spawn or :fs_thread: which thread carried out this thread's last spawn. */
+    @JRubyMethod(module = true)
+    public static IRubyObject last_route(ThreadContext context, IRubyObject self) {
+        return symbol(context, Trace.last(Trace.Concern.SPAWN_ROUTE));
+    }
+
+    /** Native.last_closing -> :closefrom, :each_listed, :cloexec_default or :none: how it closed the other descriptors. */
+    @JRubyMethod(module = true)
+    public static IRubyObject last_closing(ThreadContext context, IRubyObject self) {
+        return symbol(context, Trace.last(Trace.Concern.CLOSING));
+    }
+
+    /** Native.last_program_lookup -> :cached or :searched: how this thread's last PATH search was answered (Linux keeps them). */
+    @JRubyMethod(module = true)
+    public static IRubyObject last_program_lookup(ThreadContext context, IRubyObject self) {
+        return symbol(context, Trace.last(Trace.Concern.PROGRAM_LOOKUP));
+    }
+
+    /** Native.last_pipes -> :pipe2 or :pipe_then_fd_cloexec: how this thread's last pipe (a Child's, a Handle's) was made. */
+    @JRubyMethod(module = true)
+    public static IRubyObject last_pipes(ThreadContext context, IRubyObject self) {
+        return symbol(context, Trace.last(Trace.Concern.PIPES));
+    }
+
+    /** Native.last_buffer_growth -> :mremap or :mmap_copy: how this thread's last capture buffer to outgrow its mapping grew it. */
+    @JRubyMethod(module = true)
+    public static IRubyObject last_buffer_growth(ThreadContext context, IRubyObject self) {
+        return symbol(context, Trace.last(Trace.Concern.BUFFER_GROWTH));
+    }
+
+    /** Native.last_reaper_route -> :pidfd or :waitpid_poll: how the reaper watches this thread's last started child. */
+    @JRubyMethod(module = true)
+    public static IRubyObject last_reaper_route(ThreadContext context, IRubyObject self) {
+        return symbol(context, Trace.last(Trace.Concern.EXIT_ROUTE));
+    }
+
+    /** Native.reaper_owned_pids -> the pids of the children the reaper holds that have not ended (for leak checks). */
+    @JRubyMethod(module = true)
+    public static IRubyObject reaper_owned_pids(ThreadContext context, IRubyObject self) {
+        RubyArray<?> pids = RubyArray.newArray(context.runtime);
+        for (long pid : Reaper.ownedPids()) pids.append(RubyFixnum.newFixnum(context.runtime, pid));
+        return pids;
+    }
+
+    /** Native.pretend_missing(name, missing): run the fallback for an optional call (a libc function, or pidfd_open). */
+    @JRubyMethod(module = true)
+    public static IRubyObject pretend_missing(ThreadContext context, IRubyObject self, IRubyObject name, IRubyObject missing) {
+        try {
+            Features.pretendMissing(name.asJavaString(), missing.isTrue());
+        } catch (IllegalArgumentException e) {
+            throw context.runtime.newArgumentError(e.getMessage());
+        }
+        return context.nil;
+    }
+
+    private static IRubyObject symbol(ThreadContext context, Enum<?> way) {
+        return way == null ? context.nil : context.runtime.newSymbol(way.name().toLowerCase());
+    }
+}

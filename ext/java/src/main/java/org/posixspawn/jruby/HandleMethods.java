@@ -1,0 +1,42 @@
+package org.posixspawn.jruby;
+
+import java.util.Arrays;
+
+import org.jruby.RubyFixnum;
+import org.jruby.anno.JRubyMethod;
+import org.jruby.runtime.ThreadContext;
+import org.jruby.runtime.builtin.IRubyObject;
+import org.posixspawn.jruby.os.child.OwnedChild;
+import org.posixspawn.jruby.os.child.Reaper;
+import org.posixspawn.jruby.plan.SpawnArguments;
+import org.posixspawn.jruby.plan.SpawnPlan;
+
+/** POSIX::Spawn::Native's functions that give children to the reaper (lib/posix/spawn/handle.rb, spawn's :detach). */
+public final class HandleMethods {
+    private HandleMethods() {}
+
+    /** Native.start_handle(kill_on_exit, [env,] command... [,options]) -> Handle. */
+    @JRubyMethod(module = true, required = 1, rest = true)
+    public static IRubyObject start_handle(ThreadContext context, IRubyObject self, IRubyObject[] args) {
+        boolean killOnExit = args[0].isTrue();
+        SpawnPlan plan = SpawnArguments.parse(context, Arrays.copyOfRange(args, 1, args.length));
+        OwnedChild child = Errors.call(context, () -> Reaper.spawn(plan, plan.pgroup == 0 || plan.setsid, killOnExit));
+        return Handle.of(context.runtime, child);
+    }
+
+    /** Native.spawn_detached([env,] command... [,options]) -> pid: a child the reaper reaps as it ends, for nobody. */
+    @JRubyMethod(module = true, rest = true)
+    public static IRubyObject spawn_detached(ThreadContext context, IRubyObject self, IRubyObject[] args) {
+        SpawnPlan plan = SpawnArguments.parse(context, args);
+        OwnedChild child = Errors.call(context, () -> Reaper.spawn(plan, plan.pgroup == 0 || plan.setsid, false));
+        return RubyFixnum.newFixnum(context.runtime, child.pid);
+    }
+
+    /** Native.handle_of(pid) -> the Handle owning that running child, or nil. */
+    @JRubyMethod(module = true)
+    public static IRubyObject handle_of(ThreadContext context, IRubyObject self, IRubyObject pid) {
+        OwnedChild child = pid instanceof RubyFixnum ? Reaper.owned(((RubyFixnum) pid).getLongValue()) : null;
+        Handle handle = child == null ? null : Handle.attachedTo(context.runtime, child.attachment);
+        return handle != null ? handle : context.nil;
+    }
+}

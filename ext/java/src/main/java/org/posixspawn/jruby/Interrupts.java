@@ -1,0 +1,87 @@
+package org.posixspawn.jruby;
+
+import java.util.function.BooleanSupplier;
+
+import org.jruby.RubyThread;
+import org.jruby.runtime.ThreadContext;
+import org.posixspawn.jruby.os.capture.Capture;
+import org.posixspawn.jruby.os.child.OwnedChild;
+import org.posixspawn.jruby.os.libc.SpawnError;
+
+/**
+ * Every blocking call of the bridge, run in JRuby's executeTask: another thread's Thread#raise, Thread#kill
+ * (and so Timeout.timeout and Ctrl-C) wake it, and the pending event is delivered here, in the waiting thread.
+ */
+final class Interrupts {
+    private Interrupts() {}
+
+    /** A capture's poll loop; the result is run's (a Boolean), or the SpawnError it raised, which a Task cannot throw. */
+    private static final RubyThread.Task<Capture, Object> RUN = new RubyThread.Task<Capture, Object>() {
+        @Override
+        public Object run(ThreadContext context, Capture capture) {
+            try {
+                return capture.run();
+            } catch (SpawnError e) {
+                return e;
+            }
+        }
+
+        @Override
+        public void wakeup(RubyThread thread, Capture capture) {
+            capture.wakeup();
+        }
+    };
+
+    /**
+     * Runs a capture until it is over. After each round {@code stop} hands on what a streamed output has
+     * waiting; true stops the run early. Returns whether it did.
+     */
+    static boolean runToEnd(ThreadContext context, Capture capture, BooleanSupplier stop) {
+        while (true) {
+            Object ran = null;
+            try {
+                ran = context.getThread().executeTask(context, capture, RUN);
+            } catch (InterruptedException e) {
+                // a Java interrupt: handled like a wake-up
+            }
+            if (ran instanceof SpawnError) throw Errors.toRuby(context, (SpawnError) ran);
+            boolean over = Boolean.TRUE.equals(ran);
+            boolean stopped = stop.getAsBoolean();
+            if (!over) context.pollThreadEvents(); // woken: a pending raise or kill fires here, else keep going
+            if (over || stopped) return stopped;
+        }
+    }
+
+    /** Waits until {@code child} has ended (true) or System.nanoTime() passes {@code deadline} (false). */
+    static boolean awaitEnd(ThreadContext context, OwnedChild child, long deadline) {
+        AwaitEnd task = new AwaitEnd(deadline);
+        while (!child.ended()) {
+            if (System.nanoTime() - deadline >= 0) return false;
+            try {
+                context.getThread().executeTask(context, child, task);
+            } catch (InterruptedException e) {
+                // woken by Thread#raise or #kill: delivered just below
+            }
+            context.pollThreadEvents();
+        }
+        return true;
+    }
+
+    private static final class AwaitEnd implements RubyThread.Task<OwnedChild, Boolean> {
+        private final long deadline;
+
+        AwaitEnd(long deadline) {
+            this.deadline = deadline;
+        }
+
+        @Override
+        public Boolean run(ThreadContext context, OwnedChild child) throws InterruptedException {
+            return child.awaitEnd(deadline);
+        }
+
+        @Override
+        public void wakeup(RubyThread thread, OwnedChild child) {
+            thread.getNativeThread().interrupt();
+        }
+    }
+}
