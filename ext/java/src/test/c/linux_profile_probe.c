@@ -7,11 +7,15 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <sched.h>
+#include <stddef.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <sys/epoll.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -36,12 +40,40 @@ int main(void) {
     CONST("MADV_HUGEPAGE", MADV_HUGEPAGE);
     CONST("POLLIN", POLLIN);
     CONST("POLLOUT", POLLOUT);
+    CONST("POLLPRI", POLLPRI);
     CONST("CLONE_FS", CLONE_FS);
 #ifdef SYS_pidfd_open
     CONST("SYS_pidfd_open", SYS_pidfd_open);
 #endif
+#ifdef SYS_pidfd_send_signal
+    CONST("SYS_pidfd_send_signal", SYS_pidfd_send_signal);
+#endif
+    CONST("EPOLL_CLOEXEC", EPOLL_CLOEXEC);
+    CONST("EPOLL_CTL_ADD", EPOLL_CTL_ADD);
+    CONST("EPOLL_CTL_DEL", EPOLL_CTL_DEL);
+    CONST("EPOLLIN", EPOLLIN);
+    CONST("sizeof(struct epoll_event)", sizeof(struct epoll_event));
+    CONST("offsetof(struct epoll_event, data)", offsetof(struct epoll_event, data));
+    CONST("IN_NONBLOCK", IN_NONBLOCK);
+    CONST("IN_CLOEXEC", IN_CLOEXEC);
+    CONST("IN_ATTRIB", IN_ATTRIB);
+    CONST("IN_MOVED_FROM", IN_MOVED_FROM);
+    CONST("IN_MOVED_TO", IN_MOVED_TO);
+    CONST("IN_CREATE", IN_CREATE);
+    CONST("IN_DELETE", IN_DELETE);
+    CONST("IN_DELETE_SELF", IN_DELETE_SELF);
+    CONST("IN_MOVE_SELF", IN_MOVE_SELF);
+    CONST("IN_Q_OVERFLOW", IN_Q_OVERFLOW);
+    CONST("IN_IGNORED", IN_IGNORED);
+    CONST("IN_ONLYDIR", IN_ONLYDIR);
+    CONST("IN_DONT_FOLLOW", IN_DONT_FOLLOW);
+    CONST("PATH_MAX", PATH_MAX);
     CONST("O_RDONLY", O_RDONLY);
     CONST("O_WRONLY", O_WRONLY);
+    CONST("O_RDWR", O_RDWR);
+    CONST("O_NOCTTY", O_NOCTTY);
+    CONST("F_OK", F_OK);
+    CONST("X_OK", X_OK);
     CONST("O_NONBLOCK", O_NONBLOCK);
     CONST("O_DIRECTORY", O_DIRECTORY);
     CONST("O_CLOEXEC", O_CLOEXEC);
@@ -61,6 +93,11 @@ int main(void) {
     CONST("EBADF", EBADF);
     CONST("ENOTDIR", ENOTDIR);
     CONST("EACCES", EACCES);
+    CONST("EPERM", EPERM);
+    CONST("ENXIO", ENXIO);
+    CONST("ENOMEM", ENOMEM);
+    CONST("EINVAL", EINVAL);
+    CONST("ENAMETOOLONG", ENAMETOOLONG);
     /* Required by the Linux profile. */
     SYMBOL(posix_spawn);
     SYMBOL(posix_spawnattr_setsigdefault);

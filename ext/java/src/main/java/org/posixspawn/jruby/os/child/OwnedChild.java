@@ -97,7 +97,7 @@ public final class OwnedChild {
             r = Native.extra().kill(-pid, signal); // the unreaped leader holds the group's id: no other group can have it
             errno = r < 0 ? Native.errno() : 0;
         } else if (pidfd >= 0) {
-            r = LinuxCalls.Bound.LINUX.syscall(LinuxCalls.PIDFD_SEND_SIGNAL, pidfd, signal, 0, 0);
+            r = LinuxCalls.Bound.LINUX.syscall(Constants.PIDFD_SEND_SIGNAL_SYSCALL, pidfd, signal, 0, 0);
             errno = r < 0 ? LinuxCalls.Bound.errno() : 0;
         } else {
             r = Native.extra().kill(pid, signal);

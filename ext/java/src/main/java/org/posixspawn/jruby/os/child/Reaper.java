@@ -17,6 +17,7 @@ import org.posixspawn.jruby.os.libc.NativeBlock;
 import org.posixspawn.jruby.os.libc.Pipe;
 import org.posixspawn.jruby.os.libc.SpawnError;
 import org.posixspawn.jruby.os.libc.Trace;
+import org.posixspawn.jruby.os.platform.Strategy;
 import org.posixspawn.jruby.os.spawn.Spawner;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
@@ -61,8 +62,8 @@ public final class Reaper {
             wakeWrite = wake.takeWrite();
         }
         int epoll = -1;
-        if (Native.LINUX) {
-            epoll = LinuxCalls.Bound.LINUX.epoll_create1(LinuxCalls.EPOLL_CLOEXEC);
+        if (Native.PROFILE.exitWait == Strategy.ExitWait.PIDFD_ELSE_WAITPID_POLL) {
+            epoll = LinuxCalls.Bound.LINUX.epoll_create1(Constants.EPOLL_CLOEXEC);
             int errno = epoll < 0 ? LinuxCalls.Bound.errno() : watch(epoll, wakeRead);
             if (errno != 0) {
                 for (int fd : new int[] {epoll, wakeRead, wakeWrite}) if (fd >= 0) Native.libc.close(fd);
@@ -121,9 +122,9 @@ public final class Reaper {
     private static int watch(int epoll, int fd) {
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(16))) {
             Pointer event = mem.reserve(16);
-            event.putInt(0, LinuxCalls.EPOLLIN);
-            event.putLong(LinuxCalls.EVENT_DATA, fd);
-            return LinuxCalls.Bound.LINUX.epoll_ctl(epoll, LinuxCalls.EPOLL_CTL_ADD, fd, event) == 0 ? 0 : LinuxCalls.Bound.errno();
+            event.putInt(0, Constants.EPOLLIN);
+            event.putLong(Constants.EPOLL_EVENT_DATA, fd);
+            return LinuxCalls.Bound.LINUX.epoll_ctl(epoll, Constants.EPOLL_CTL_ADD, fd, event) == 0 ? 0 : LinuxCalls.Bound.errno();
         }
     }
 
@@ -134,7 +135,7 @@ public final class Reaper {
     }
 
     private void loop() {
-        Pointer events = Native.allocate((long) MAX_EVENTS * LinuxCalls.EVENT_SIZE);
+        Pointer events = Native.allocate((long) MAX_EVENTS * Constants.EPOLL_EVENT_SIZE);
         Pointer status = Native.allocate(8);
         Pointer sink = Native.allocate(64);
         while (true) {
@@ -143,7 +144,7 @@ public final class Reaper {
                     ? LinuxCalls.Bound.LINUX.epoll_wait(epoll, events, MAX_EVENTS, timeout)
                     : waitForWakeup(timeout);
             for (int i = 0; i < n; i++) {
-                int fd = (int) events.getLong((long) i * LinuxCalls.EVENT_SIZE + LinuxCalls.EVENT_DATA);
+                int fd = (int) events.getLong((long) i * Constants.EPOLL_EVENT_SIZE + Constants.EPOLL_EVENT_DATA);
                 if (fd == wakeRead) {
                     while (Native.extra().read(wakeRead, sink, 64) > 0) { /* drained */ }
                     continue;
@@ -178,7 +179,7 @@ public final class Reaper {
      */
     static void forget(OwnedChild child, int pidfd) {
         if (pidfd >= 0) {
-            LinuxCalls.Bound.LINUX.epoll_ctl(instance.epoll, LinuxCalls.EPOLL_CTL_DEL, pidfd, null);
+            LinuxCalls.Bound.LINUX.epoll_ctl(instance.epoll, Constants.EPOLL_CTL_DEL, pidfd, null);
             BY_PIDFD.remove(pidfd, child);
         }
         OWNED.remove(child.pid, child);

@@ -1,81 +1,76 @@
 package org.posixspawn.jruby.os.libc;
 
-import jnr.constants.platform.Access;
-import jnr.constants.platform.Errno;
-import jnr.constants.platform.Fcntl;
-import jnr.constants.platform.OpenFlags;
-import jnr.constants.platform.Signal;
-import jnr.constants.platform.WaitFlags;
+import org.posixspawn.jruby.os.platform.PlatformProfile;
 
 /**
- * The C constants of the platform layer, in one place: from jnr-constants (this platform's values) wherever
- * it has them, from the platform profile where values differ between the platforms (0 where there is no
- * profile, and then {@link Native#requireProfile} refuses every spawn), else written here with the platform
- * they hold for.
+ * The C constants of the platform layer, read once from this platform's profile (os/platform: from
+ * jnr-constants' classes for the OS, or from the OS's table beside its header), so that the value checked
+ * against the headers is the value run. Where there is no profile each is 0 or -1, and
+ * {@link Native#requireProfile} refuses every spawn before any is used.
  */
 public final class Constants {
+    private static final PlatformProfile P = Native.PROFILE;
+    private static final boolean HERE = P != null;
+
     private Constants() {}
 
-    public static final int O_RDONLY = OpenFlags.O_RDONLY.intValue();
-    public static final int O_WRONLY = OpenFlags.O_WRONLY.intValue();
-    public static final int O_RDWR = OpenFlags.O_RDWR.intValue();
-    public static final int O_NOCTTY = OpenFlags.O_NOCTTY.intValue();
-    public static final int O_NONBLOCK = OpenFlags.O_NONBLOCK.intValue();
+    public static final int O_RDONLY = HERE ? P.O_RDONLY : 0, O_WRONLY = HERE ? P.O_WRONLY : 0, O_RDWR = HERE ? P.O_RDWR : 0,
+            O_NOCTTY = HERE ? P.O_NOCTTY : 0, O_NONBLOCK = HERE ? P.O_NONBLOCK : 0;
     /** Not Linux's everywhere: FreeBSD's is 0x100000 (0x1000000, macOS's, is O_DSYNC there). */
-    public static final int O_CLOEXEC = Native.PROFILE != null ? Native.PROFILE.O_CLOEXEC : -1;
-    public static final int F_GETFL = Fcntl.F_GETFL.intValue(), F_SETFL = Fcntl.F_SETFL.intValue(), F_GETFD = Fcntl.F_GETFD.intValue(),
-            F_SETFD = Fcntl.F_SETFD.intValue();
-    /** The profile's (1 on all three). */
-    public static final int FD_CLOEXEC = Native.PROFILE != null ? Native.PROFILE.FD_CLOEXEC : 0;
-    /** Linux's (jnr-constants); -1 where a pipe cannot be resized. */
-    public static final int F_SETPIPE_SZ = Native.PROFILE != null ? Native.PROFILE.F_SETPIPE_SZ : -1;
-    /** The profile's: 1030 on Linux, 67 on macOS, 17 on FreeBSD. */
-    public static final int F_DUPFD_CLOEXEC = Native.PROFILE != null ? Native.PROFILE.F_DUPFD_CLOEXEC : -1;
-    /** ioctl(2) setting a terminal's window size, the profile's. */
-    public static final long TIOCSWINSZ = Native.PROFILE != null ? Native.PROFILE.TIOCSWINSZ : -1;
-    public static final int F_OK = Access.F_OK.intValue(), X_OK = Access.X_OK.intValue();
-    public static final int SEEK_SET = 0;
+    public static final int O_CLOEXEC = HERE ? P.O_CLOEXEC : -1;
+    public static final int F_GETFL = HERE ? P.F_GETFL : -1, F_SETFL = HERE ? P.F_SETFL : -1, F_GETFD = HERE ? P.F_GETFD : -1,
+            F_SETFD = HERE ? P.F_SETFD : -1, FD_CLOEXEC = HERE ? P.FD_CLOEXEC : 0;
+    /** -1 where a pipe cannot be resized. */
+    public static final int F_SETPIPE_SZ = HERE ? P.F_SETPIPE_SZ : -1;
+    /** 1030 on Linux, 67 on macOS, 17 on FreeBSD. */
+    public static final int F_DUPFD_CLOEXEC = HERE ? P.F_DUPFD_CLOEXEC : -1;
+    /** ioctl(2) setting a terminal's window size. */
+    public static final long TIOCSWINSZ = HERE ? P.TIOCSWINSZ : -1;
+    public static final int F_OK = HERE ? P.F_OK : 0, X_OK = HERE ? P.X_OK : 0;
 
-    public static final int ENOENT = Errno.ENOENT.intValue();
-    public static final int ENOTDIR = Errno.ENOTDIR.intValue();
-    public static final int EACCES = Errno.EACCES.intValue();
-    public static final int EBADF = Errno.EBADF.intValue();
-    public static final int EPERM = Errno.EPERM.intValue();
-    public static final int ENOEXEC = Errno.ENOEXEC.intValue();
-    public static final int EINTR = Errno.EINTR.intValue();
-    public static final int EAGAIN = Errno.EAGAIN.intValue();
-    public static final int ECHILD = Errno.ECHILD.intValue();
-    public static final int EPIPE = Errno.EPIPE.intValue();
-    public static final int ENXIO = Errno.ENXIO.intValue();
-    public static final int ENOMEM = Errno.ENOMEM.intValue();
-    public static final int EINVAL = Errno.EINVAL.intValue();
-    public static final int ENAMETOOLONG = Errno.ENAMETOOLONG.intValue();
-    /** Linux's (and macOS's 1024 is smaller): room for any path readlink(2) gives. */
-    public static final int PATH_MAX = 4096;
+    public static final int ENOENT = HERE ? P.ENOENT : -1, ENOTDIR = HERE ? P.ENOTDIR : -1, EACCES = HERE ? P.EACCES : -1,
+            EBADF = HERE ? P.EBADF : -1, EPERM = HERE ? P.EPERM : -1, ENOEXEC = HERE ? P.ENOEXEC : -1, EINTR = HERE ? P.EINTR : -1,
+            EAGAIN = HERE ? P.EAGAIN : -1, ECHILD = HERE ? P.ECHILD : -1, EPIPE = HERE ? P.EPIPE : -1, ENXIO = HERE ? P.ENXIO : -1,
+            ENOMEM = HERE ? P.ENOMEM : -1, EINVAL = HERE ? P.EINVAL : -1, ENAMETOOLONG = HERE ? P.ENAMETOOLONG : -1;
 
-    public static final int SIGKILL = Signal.SIGKILL.intValue(), SIGTERM = Signal.SIGTERM.intValue();
-    public static final int WNOHANG = WaitFlags.WNOHANG.intValue();
+    public static final int SIGKILL = HERE ? P.SIGKILL : -1, SIGTERM = HERE ? P.SIGTERM : -1;
+    public static final int WNOHANG = HERE ? P.WNOHANG : 0;
 
-    /** glibc 2.26+ and musl: 0x80; macOS 10.15+: 0x400; none on FreeBSD (see Features.setsid). */
-    public static final short POSIX_SPAWN_SETSID = Native.PROFILE != null ? Native.PROFILE.POSIX_SPAWN_SETSID : 0;
-    /** Generous upper bounds of posix_spawnattr_t (336 bytes on glibc), posix_spawn_file_actions_t (80) and sigset_t (128). */
-    public static final int SPAWNATTR_SIZE = 1024, FILE_ACTIONS_SIZE = 512, SIGSET_SIZE = 256;
+    /** 0 where this libc has none (FreeBSD); see Features.setsid. */
+    public static final short POSIX_SPAWN_SETSID = HERE ? P.POSIX_SPAWN_SETSID : 0;
+    /**
+     * Room carved for posix_spawnattr_t, posix_spawn_file_actions_t and sigset_t: the profile's sizes (336, 80
+     * and 128 bytes on glibc) with a margin, so a libc that grows one (or a table that is wrong) overruns nothing.
+     */
+    public static final int SPAWNATTR_SIZE = Math.max(HERE ? P.SIZEOF_SPAWNATTR : 0, 1024),
+            FILE_ACTIONS_SIZE = Math.max(HERE ? P.SIZEOF_FILE_ACTIONS : 0, 512), SIGSET_SIZE = Math.max(HERE ? P.SIZEOF_SIGSET : 0, 256);
 
-    /** poll(2): struct pollfd { int fd; short events; short revents; }; revents may also carry POLLERR, POLLHUP. */
-    public static final short POLLIN = 0x1, POLLPRI = 0x2, POLLOUT = 0x4;
+    /** poll(2): struct pollfd { int fd; short events; short revents; } (8 bytes in every libc); revents may also carry POLLERR, POLLHUP. */
+    public static final short POLLIN = HERE ? P.POLLIN : 0, POLLOUT = HERE ? P.POLLOUT : 0, POLLPRI = HERE ? P.POLLPRI : 0;
     public static final int POLLFD_SIZE = 8;
 
-    /** Memory mapping, the profile's: Linux's 0x22 would be MAP_PRIVATE | MAP_RENAME on macOS and FreeBSD. MREMAP, HUGEPAGE: Linux. */
-    public static final int PROT_READ_WRITE = Native.PROFILE != null ? Native.PROFILE.PROT_READ_WRITE : 0,
-            MAP_PRIVATE_ANONYMOUS = Native.PROFILE != null ? Native.PROFILE.MAP_PRIVATE_ANONYMOUS : 0,
-            MADV_FREE = Native.PROFILE != null ? Native.PROFILE.MADV_FREE : 0;
-    /** Linux's; -1 elsewhere (no mremap, no huge-page hint). */
-    public static final int MREMAP_MAYMOVE = Native.PROFILE != null ? Native.PROFILE.MREMAP_MAYMOVE : -1,
-            MADV_HUGEPAGE = Native.PROFILE != null ? Native.PROFILE.MADV_HUGEPAGE : -1;
+    /** Memory mapping: Linux's 0x22 would be MAP_PRIVATE | MAP_RENAME on macOS and FreeBSD. MREMAP, HUGEPAGE: Linux's, -1 elsewhere. */
+    public static final int PROT_READ_WRITE = HERE ? P.PROT_READ_WRITE : 0, MAP_PRIVATE_ANONYMOUS = HERE ? P.MAP_PRIVATE_ANONYMOUS : 0,
+            MADV_FREE = HERE ? P.MADV_FREE : 0, MREMAP_MAYMOVE = HERE ? P.MREMAP_MAYMOVE : -1, MADV_HUGEPAGE = HERE ? P.MADV_HUGEPAGE : -1;
+    /** The output size from which a capture buffer asks for huge pages: a hint's threshold (2 MiB, x86_64's and aarch64's), not a C constant. */
     public static final long HUGE_PAGE = 2 << 20;
+    /** lseek(2)'s whence: 0 in POSIX and every libc. */
+    public static final int SEEK_SET = 0;
 
-    /** Linux: unshare(2)'s flag for a thread of its own cwd and umask (the profile's; -1 elsewhere). */
-    public static final int CLONE_FS = Native.PROFILE != null ? Native.PROFILE.CLONE_FS : -1;
-    /** pidfd_open(2)'s number (the profile's: Linux x86_64 and aarch64), or -1. */
-    public static final long PIDFD_OPEN_SYSCALL = Native.PROFILE != null ? Native.PROFILE.SYS_PIDFD_OPEN : -1;
+    /** Linux: unshare(2)'s flag for a thread of its own cwd and umask; -1 elsewhere. */
+    public static final int CLONE_FS = HERE ? P.CLONE_FS : -1;
+    /** pidfd_open(2) and pidfd_send_signal(2) (Linux x86_64 and aarch64), or -1. */
+    public static final long PIDFD_OPEN_SYSCALL = HERE ? P.SYS_PIDFD_OPEN : -1, PIDFD_SEND_SIGNAL_SYSCALL = HERE ? P.SYS_PIDFD_SEND_SIGNAL : -1;
+    /** epoll (Linux), for the reaper. */
+    public static final int EPOLL_CLOEXEC = HERE ? P.EPOLL_CLOEXEC : -1, EPOLL_CTL_ADD = HERE ? P.EPOLL_CTL_ADD : -1,
+            EPOLL_CTL_DEL = HERE ? P.EPOLL_CTL_DEL : -1, EPOLLIN = HERE ? P.EPOLLIN : -1,
+            EPOLL_EVENT_SIZE = HERE ? P.SIZEOF_EPOLL_EVENT : -1, EPOLL_EVENT_DATA = HERE ? P.OFFSETOF_EPOLL_DATA : -1;
+    /** inotify (Linux), for the PATH watch. */
+    public static final int IN_NONBLOCK = HERE ? P.IN_NONBLOCK : -1, IN_CLOEXEC = HERE ? P.IN_CLOEXEC : -1, IN_ATTRIB = HERE ? P.IN_ATTRIB : -1,
+            IN_MOVED_FROM = HERE ? P.IN_MOVED_FROM : -1, IN_MOVED_TO = HERE ? P.IN_MOVED_TO : -1, IN_CREATE = HERE ? P.IN_CREATE : -1,
+            IN_DELETE = HERE ? P.IN_DELETE : -1, IN_DELETE_SELF = HERE ? P.IN_DELETE_SELF : -1, IN_MOVE_SELF = HERE ? P.IN_MOVE_SELF : -1,
+            IN_Q_OVERFLOW = HERE ? P.IN_Q_OVERFLOW : -1, IN_IGNORED = HERE ? P.IN_IGNORED : -1, IN_ONLYDIR = HERE ? P.IN_ONLYDIR : -1,
+            IN_DONT_FOLLOW = HERE ? P.IN_DONT_FOLLOW : -1;
+    /** Room for any path readlink(2) gives (Linux's; the PATH watch's buffer). */
+    public static final int PATH_MAX = HERE ? P.PATH_MAX : -1;
 }

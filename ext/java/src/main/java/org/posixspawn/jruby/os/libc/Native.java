@@ -11,7 +11,6 @@ import org.posixspawn.jruby.os.platform.PlatformProfile;
 public final class Native {
     public static final LibC libc = LibraryLoader.create(LibC.class).load(Platform.getNativePlatform().getStandardCLibraryName());
     public static final Runtime runtime = Runtime.getRuntime(libc);
-    public static final boolean LINUX = Platform.getNativePlatform().getOS() == Platform.OS.LINUX;
     /** This platform's profile; null where there is none, and then {@link #requireProfile} refuses every spawn. */
     public static final PlatformProfile PROFILE = PlatformProfile.current();
 

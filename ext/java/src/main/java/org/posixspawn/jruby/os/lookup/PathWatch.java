@@ -14,12 +14,11 @@ import jnr.ffi.LastError;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Platform;
 import jnr.ffi.Pointer;
-import jnr.ffi.annotations.SaveError;
-import jnr.ffi.types.size_t;
-import jnr.ffi.types.ssize_t;
 import org.posixspawn.jruby.os.libc.Constants;
+import org.posixspawn.jruby.os.libc.InotifyCalls;
 import org.posixspawn.jruby.os.libc.Native;
 import org.posixspawn.jruby.os.libc.NativeBlock;
+import org.posixspawn.jruby.os.platform.Strategy;
 
 /**
  * Tells {@link ProgramCache} whether a directory a PATH search went through may have changed (Linux): every
@@ -36,31 +35,14 @@ import org.posixspawn.jruby.os.libc.NativeBlock;
  * on: a spawn on another thread in that microsecond may still use the search made before the mount.)
  */
 final class PathWatch {
-    /**
-     * The watch's calls, bound when the first search is to be cached (one-off spawns never are); read and poll
-     * again (LibCExtra has them too), so that a program that only spawns binds these five, not LibCExtra's 22.
-     */
-    public interface Calls {
-        @SaveError int inotify_init1(int flags);
-        @SaveError int inotify_add_watch(int fd, Pointer path, int mask);
-        @SaveError @ssize_t long readlink(Pointer path, Pointer buffer, @size_t long size);
-        @SaveError @ssize_t long read(int fd, Pointer buffer, @size_t long count);
-        @SaveError int poll(Pointer fds, long nfds, int timeoutMillis);
-    }
-
-    // <sys/inotify.h>, the same on every Linux architecture.
-    private static final int IN_NONBLOCK = 0x800, IN_CLOEXEC = 0x80000;
-    private static final int IN_ATTRIB = 0x4, IN_MOVED_FROM = 0x40, IN_MOVED_TO = 0x80, IN_CREATE = 0x100,
-            IN_DELETE = 0x200, IN_DELETE_SELF = 0x400, IN_MOVE_SELF = 0x800, IN_Q_OVERFLOW = 0x4000, IN_IGNORED = 0x8000,
-            IN_ONLYDIR = 0x1000000, IN_DONT_FOLLOW = 0x2000000;
-    private static final int MASK = IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF
-            | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW;
+    private static final int MASK = Constants.IN_ATTRIB | Constants.IN_MOVED_FROM | Constants.IN_MOVED_TO | Constants.IN_CREATE
+            | Constants.IN_DELETE | Constants.IN_DELETE_SELF | Constants.IN_MOVE_SELF | Constants.IN_ONLYDIR | Constants.IN_DONT_FOLLOW;
     private static final int EVENTS = 16 << 10;
     /** Linux's limit of symbolic links in one resolution. */
     private static final int MAX_LINKS = 40;
     private static final byte[] ROOT = {'/'};
 
-    private final Calls calls;
+    private final InotifyCalls calls;
     private final jnr.ffi.Runtime runtime;
     private final int inotify, mounts;
     private final AtomicLong generation = new AtomicLong();
@@ -74,7 +56,7 @@ final class PathWatch {
         }
     };
 
-    private PathWatch(Calls calls, int inotify, int mounts) {
+    private PathWatch(InotifyCalls calls, int inotify, int mounts) {
         this.calls = calls;
         this.runtime = jnr.ffi.Runtime.getRuntime(calls);
         this.inotify = inotify;
@@ -91,9 +73,9 @@ final class PathWatch {
     }
 
     private static PathWatch create() {
-        if (!Native.LINUX) return null;
-        Calls calls = LibraryLoader.create(Calls.class).load(Platform.getNativePlatform().getStandardCLibraryName());
-        int inotify = calls.inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+        if (Native.PROFILE == null || Native.PROFILE.pathCache != Strategy.PathCache.INOTIFY) return null;
+        InotifyCalls calls = LibraryLoader.create(InotifyCalls.class).load(Platform.getNativePlatform().getStandardCLibraryName());
+        int inotify = calls.inotify_init1(Constants.IN_NONBLOCK | Constants.IN_CLOEXEC);
         if (inotify < 0) return null;
         int mounts;
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(32))) {
@@ -125,12 +107,12 @@ final class PathWatch {
         while ((n = calls.read(inotify, events, EVENTS)) > 0) {
             for (long at = 0; at + 16 <= n; at += 16 + events.getInt(at + 12)) {
                 int mask = events.getInt(at + 4);
-                if ((mask & IN_Q_OVERFLOW) != 0) {
+                if ((mask & Constants.IN_Q_OVERFLOW) != 0) {
                     // Events were lost, IN_IGNORED among them perhaps: every directory is watched afresh (adding
                     // a watch a directory still has gives its descriptor back).
                     watched.clear();
                     byDescriptor.clear();
-                } else if ((mask & IN_IGNORED) != 0) {
+                } else if ((mask & Constants.IN_IGNORED) != 0) {
                     Dir dir = byDescriptor.remove(events.getInt(at));
                     if (dir != null) watched.remove(dir);
                 }

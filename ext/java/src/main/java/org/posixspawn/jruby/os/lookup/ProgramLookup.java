@@ -7,6 +7,7 @@ import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import org.posixspawn.jruby.os.libc.Constants;
 import org.posixspawn.jruby.os.libc.Native;
+import org.posixspawn.jruby.os.platform.Strategy;
 
 /**
  * Finds a command on PATH once, in the parent, as MRI's dln_find_exe_r does, beside the spawn that uses it
@@ -38,7 +39,7 @@ public final class ProgramLookup {
         if (name.length == 0) return null;
         for (byte b : name) if (b == '/') return name;
         if (path == null) return null;
-        return Native.LINUX ? ProgramCache.find(name, path, pwd) : search(name, path, pwd, null);
+        return Native.PROFILE.pathCache == Strategy.PathCache.INOTIFY ? ProgramCache.find(name, path, pwd) : search(name, path, pwd, null);
     }
 
     /**

@@ -32,6 +32,6 @@ final class DarwinTable {
                 .put("sizeof(posix_spawn_file_actions_t)", 8, "xnu libsyscall/wrappers/spawn/spawn.h:52 (void *)");
         return new PlatformProfile(Platform.OS.DARWIN, cpu, "darwin", t,
                 Strategy.CloseOthers.CLOEXEC_DEFAULT, Strategy.Chdir.ADDCHDIR, Strategy.Pipes.PIPE_THEN_FD_CLOEXEC,
-                Strategy.CaptureBuffer.MMAP_COPY, Strategy.ExitWait.WAITPID_POLL, false, "/dev/fd", true);
+                Strategy.CaptureBuffer.MMAP_COPY, Strategy.ExitWait.WAITPID_POLL, Strategy.PathCache.NONE, false, "/dev/fd", true);
     }
 }

@@ -30,6 +30,6 @@ final class FreeBsdTable {
                 .put("sizeof(posix_spawn_file_actions_t)", 8, "freebsd include/spawn.h:54 (a pointer; b44edb8)");
         return new PlatformProfile(Platform.OS.FREEBSD, cpu, cpu == Platform.CPU.AARCH64 ? "freebsd.aarch64" : "freebsd", t,
                 Strategy.CloseOthers.CLOSEFROM_ELSE_FDESCFS, Strategy.Chdir.ADDCHDIR, Strategy.Pipes.PIPE2,
-                Strategy.CaptureBuffer.MMAP_COPY, Strategy.ExitWait.WAITPID_POLL, false, "/dev/fd", false);
+                Strategy.CaptureBuffer.MMAP_COPY, Strategy.ExitWait.WAITPID_POLL, Strategy.PathCache.NONE, false, "/dev/fd", false);
     }
 }

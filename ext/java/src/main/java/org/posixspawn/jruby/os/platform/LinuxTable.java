@@ -11,6 +11,7 @@ final class LinuxTable {
     private LinuxTable() {}
 
     static PlatformProfile profile(Platform.CPU cpu) {
+        boolean packed = cpu == Platform.CPU.X86_64;
         Table t = new Table()
                 .put("POSIX_SPAWN_SETPGROUP", 0x02, "glibc spawn.h:54; musl include/spawn.h:19")
                 .put("POSIX_SPAWN_SETSIGDEF", 0x04, "glibc spawn.h:55; musl include/spawn.h:20")
@@ -26,15 +27,39 @@ final class LinuxTable {
                 .put("MADV_HUGEPAGE", 14, "glibc bits/mman-linux.h:83; musl include/sys/mman.h:90")
                 .put("POLLIN", 0x001, "glibc bits/poll.h:25; musl include/poll.h:12")
                 .put("POLLOUT", 0x004, "glibc bits/poll.h:27; musl include/poll.h:14")
+                .put("POLLPRI", 0x002, "glibc bits/poll.h:26; musl include/poll.h:13")
                 .put("CLONE_FS", 0x200, "glibc bits/sched.h:44; musl include/sched.h:54")
                 .put("SYS_pidfd_open", 434, cpu == Platform.CPU.AARCH64
                         ? "linux asm-generic/unistd.h:845; musl arch/aarch64/bits/syscall.h.in:290"
                         : "linux asm/unistd_64.h:349; musl arch/x86_64/bits/syscall.h.in:346")
                 .put("sizeof(sigset_t)", 128, "glibc bits/types/__sigset_t.h:4 (1024 bits); musl include/alltypes.h.in:76")
                 .put("sizeof(posix_spawnattr_t)", 336, "glibc spawn.h:29-38; musl include/spawn.h:27-34")
-                .put("sizeof(posix_spawn_file_actions_t)", 80, "glibc spawn.h:43-49; musl include/spawn.h:36-40");
+                .put("sizeof(posix_spawn_file_actions_t)", 80, "glibc spawn.h:43-49; musl include/spawn.h:36-40")
+                .put("SYS_pidfd_send_signal", 424, cpu == Platform.CPU.AARCH64
+                        ? "linux asm-generic/unistd.h (__NR_pidfd_send_signal 424)"
+                        : "linux asm/unistd_64.h:339; musl arch/x86_64/bits/syscall.h.in:336")
+                .put("EPOLL_CLOEXEC", 0x80000, "glibc bits/epoll.h:25 (02000000); musl include/sys/epoll.h:16 (O_CLOEXEC)")
+                .put("EPOLL_CTL_ADD", 1, "glibc sys/epoll.h:71; musl include/sys/epoll.h:37")
+                .put("EPOLL_CTL_DEL", 2, "glibc sys/epoll.h:72; musl include/sys/epoll.h:38")
+                .put("EPOLLIN", 0x001, "glibc sys/epoll.h:37; musl include/sys/epoll.h:20")
+                .put("sizeof(struct epoll_event)", packed ? 12 : 16, "glibc bits/epoll.h:29 (__EPOLL_PACKED, x86_64), sys/epoll.h:84-88; musl include/sys/epoll.h:48-54")
+                .put("offsetof(struct epoll_event, data)", packed ? 4 : 8, "glibc sys/epoll.h:84-88; musl include/sys/epoll.h:48-54")
+                .put("IN_NONBLOCK", 0x800, "glibc bits/inotify.h:27 (00004000); musl include/sys/inotify.h:18 (O_NONBLOCK)")
+                .put("IN_CLOEXEC", 0x80000, "glibc bits/inotify.h:25 (02000000); musl include/sys/inotify.h:17 (O_CLOEXEC)")
+                .put("IN_ATTRIB", 0x4, "glibc sys/inotify.h:41; musl include/sys/inotify.h:22")
+                .put("IN_MOVED_FROM", 0x40, "glibc sys/inotify.h:46; musl include/sys/inotify.h:27")
+                .put("IN_MOVED_TO", 0x80, "glibc sys/inotify.h:47; musl include/sys/inotify.h:28")
+                .put("IN_CREATE", 0x100, "glibc sys/inotify.h:49; musl include/sys/inotify.h:30")
+                .put("IN_DELETE", 0x200, "glibc sys/inotify.h:50; musl include/sys/inotify.h:31")
+                .put("IN_DELETE_SELF", 0x400, "glibc sys/inotify.h:51; musl include/sys/inotify.h:32")
+                .put("IN_MOVE_SELF", 0x800, "glibc sys/inotify.h:52; musl include/sys/inotify.h:33")
+                .put("IN_Q_OVERFLOW", 0x4000, "glibc sys/inotify.h:56; musl include/sys/inotify.h:37")
+                .put("IN_IGNORED", 0x8000, "glibc sys/inotify.h:57; musl include/sys/inotify.h:38")
+                .put("IN_ONLYDIR", 0x1000000, "glibc sys/inotify.h:64; musl include/sys/inotify.h:40")
+                .put("IN_DONT_FOLLOW", 0x2000000, "glibc sys/inotify.h:66; musl include/sys/inotify.h:41")
+                .put("PATH_MAX", 4096, "linux include/uapi/linux/limits.h:13; musl include/limits.h:47");
         return new PlatformProfile(Platform.OS.LINUX, cpu, cpu == Platform.CPU.AARCH64 ? "linux.aarch64" : "linux", t,
                 Strategy.CloseOthers.CLOSEFROM_ELSE_PROC_FD, Strategy.Chdir.ADDCHDIR_ELSE_FS_THREAD, Strategy.Pipes.PIPE2,
-                Strategy.CaptureBuffer.MREMAP, Strategy.ExitWait.PIDFD_ELSE_WAITPID_POLL, true, "/proc/self/fd", false);
+                Strategy.CaptureBuffer.MREMAP, Strategy.ExitWait.PIDFD_ELSE_WAITPID_POLL, Strategy.PathCache.INOTIFY, true, "/proc/self/fd", false);
     }
 }

@@ -25,13 +25,14 @@ public final class PlatformProfile {
     public final Table table;
 
     // From jnr-constants' per-OS classes.
-    public final int O_RDONLY, O_WRONLY, O_NONBLOCK, O_DIRECTORY, O_CLOEXEC;
+    public final int O_RDONLY, O_WRONLY, O_RDWR, O_NOCTTY, O_NONBLOCK, O_DIRECTORY, O_CLOEXEC;
+    public final int F_OK, X_OK;
     public final int F_GETFD, F_SETFD, F_GETFL, F_SETFL;
     /** -1 where the OS cannot resize a pipe. */
     public final int F_SETPIPE_SZ;
     public final int WNOHANG;
     public final int SIGKILL, SIGTERM;
-    public final int ENOENT, ENOEXEC, EINTR, EAGAIN, ECHILD, EPIPE, EBADF, ENOTDIR, EACCES;
+    public final int ENOENT, ENOEXEC, EINTR, EAGAIN, ECHILD, EPIPE, EBADF, ENOTDIR, EACCES, EPERM, ENXIO, ENOMEM, EINVAL, ENAMETOOLONG;
 
     // From the table; -1 (or 0 for a flag) where the OS has no such thing.
     public final short POSIX_SPAWN_SETPGROUP, POSIX_SPAWN_SETSIGDEF, POSIX_SPAWN_SETSIGMASK;
@@ -47,12 +48,23 @@ public final class PlatformProfile {
     public final long SYS_PIDFD_OPEN;
     /** Bytes of sigset_t, posix_spawnattr_t and posix_spawn_file_actions_t (a pointer where libc allocates the real one). */
     public final int SIZEOF_SIGSET, SIZEOF_SPAWNATTR, SIZEOF_FILE_ACTIONS;
+    // Linux's alone (the reaper's epoll and pidfd calls, the PATH watch's inotify and mount table); -1 elsewhere.
+    public final short POLLPRI;
+    public final long SYS_PIDFD_SEND_SIGNAL;
+    public final int EPOLL_CLOEXEC, EPOLL_CTL_ADD, EPOLL_CTL_DEL, EPOLLIN;
+    /** struct epoll_event: packed on x86_64 (12 bytes, data at 4), naturally aligned on aarch64 (16, at 8). */
+    public final int SIZEOF_EPOLL_EVENT, OFFSETOF_EPOLL_DATA;
+    public final int IN_NONBLOCK, IN_CLOEXEC, IN_ATTRIB, IN_MOVED_FROM, IN_MOVED_TO, IN_CREATE, IN_DELETE, IN_DELETE_SELF,
+            IN_MOVE_SELF, IN_Q_OVERFLOW, IN_IGNORED, IN_ONLYDIR, IN_DONT_FOLLOW;
+    /** The readlink buffer of the PATH watch. */
+    public final int PATH_MAX;
 
     public final Strategy.CloseOthers closeOthers;
     public final Strategy.Chdir chdir;
     public final Strategy.Pipes pipes;
     public final Strategy.CaptureBuffer captureBuffer;
     public final Strategy.ExitWait exitWait;
+    public final Strategy.PathCache pathCache;
     /** Whether :umask and :rlimit_* can be served: a thread with its own umask (CLONE_FS) and prlimit on a held child. */
     public final boolean fsThread;
     /** Where this process's open descriptors are listed, for the close fallbacks and the test support. */
@@ -68,7 +80,7 @@ public final class PlatformProfile {
 
     PlatformProfile(Platform.OS os, Platform.CPU cpu, String constantsPackage, Table table, Strategy.CloseOthers closeOthers,
             Strategy.Chdir chdir, Strategy.Pipes pipes, Strategy.CaptureBuffer captureBuffer, Strategy.ExitWait exitWait,
-            boolean fsThread, String descriptorDirectory, boolean joinsRelativeProgramToChdir) {
+            Strategy.PathCache pathCache, boolean fsThread, String descriptorDirectory, boolean joinsRelativeProgramToChdir) {
         this.os = os;
         this.cpu = cpu;
         this.name = osName(os) + " " + cpu.toString().toLowerCase(Locale.ROOT);
@@ -76,9 +88,13 @@ public final class PlatformProfile {
         JnrConstants c = new JnrConstants(constantsPackage);
         O_RDONLY = c.get("OpenFlags", "O_RDONLY");
         O_WRONLY = c.get("OpenFlags", "O_WRONLY");
+        O_RDWR = c.get("OpenFlags", "O_RDWR");
+        O_NOCTTY = c.get("OpenFlags", "O_NOCTTY");
         O_NONBLOCK = c.get("OpenFlags", "O_NONBLOCK");
         O_DIRECTORY = c.get("OpenFlags", "O_DIRECTORY");
         O_CLOEXEC = c.get("OpenFlags", "O_CLOEXEC");
+        F_OK = c.get("Access", "F_OK");
+        X_OK = c.get("Access", "X_OK");
         F_GETFD = c.get("Fcntl", "F_GETFD");
         F_GETFL = c.get("Fcntl", "F_GETFL");
         F_SETFL = c.get("Fcntl", "F_SETFL");
@@ -96,6 +112,11 @@ public final class PlatformProfile {
         EBADF = c.get("Errno", "EBADF");
         ENOTDIR = c.get("Errno", "ENOTDIR");
         EACCES = c.get("Errno", "EACCES");
+        EPERM = c.get("Errno", "EPERM");
+        ENXIO = c.get("Errno", "ENXIO");
+        ENOMEM = c.get("Errno", "ENOMEM");
+        EINVAL = c.get("Errno", "EINVAL");
+        ENAMETOOLONG = c.get("Errno", "ENAMETOOLONG");
 
         POSIX_SPAWN_SETPGROUP = (short) table.get("POSIX_SPAWN_SETPGROUP");
         POSIX_SPAWN_SETSIGDEF = (short) table.get("POSIX_SPAWN_SETSIGDEF");
@@ -117,12 +138,35 @@ public final class PlatformProfile {
         SIZEOF_SIGSET = (int) table.get("sizeof(sigset_t)");
         SIZEOF_SPAWNATTR = (int) table.get("sizeof(posix_spawnattr_t)");
         SIZEOF_FILE_ACTIONS = (int) table.get("sizeof(posix_spawn_file_actions_t)");
+        POLLPRI = (short) table.get("POLLPRI");
+        SYS_PIDFD_SEND_SIGNAL = table.get("SYS_pidfd_send_signal");
+        EPOLL_CLOEXEC = (int) table.get("EPOLL_CLOEXEC");
+        EPOLL_CTL_ADD = (int) table.get("EPOLL_CTL_ADD");
+        EPOLL_CTL_DEL = (int) table.get("EPOLL_CTL_DEL");
+        EPOLLIN = (int) table.get("EPOLLIN");
+        SIZEOF_EPOLL_EVENT = (int) table.get("sizeof(struct epoll_event)");
+        OFFSETOF_EPOLL_DATA = (int) table.get("offsetof(struct epoll_event, data)");
+        IN_NONBLOCK = (int) table.get("IN_NONBLOCK");
+        IN_CLOEXEC = (int) table.get("IN_CLOEXEC");
+        IN_ATTRIB = (int) table.get("IN_ATTRIB");
+        IN_MOVED_FROM = (int) table.get("IN_MOVED_FROM");
+        IN_MOVED_TO = (int) table.get("IN_MOVED_TO");
+        IN_CREATE = (int) table.get("IN_CREATE");
+        IN_DELETE = (int) table.get("IN_DELETE");
+        IN_DELETE_SELF = (int) table.get("IN_DELETE_SELF");
+        IN_MOVE_SELF = (int) table.get("IN_MOVE_SELF");
+        IN_Q_OVERFLOW = (int) table.get("IN_Q_OVERFLOW");
+        IN_IGNORED = (int) table.get("IN_IGNORED");
+        IN_ONLYDIR = (int) table.get("IN_ONLYDIR");
+        IN_DONT_FOLLOW = (int) table.get("IN_DONT_FOLLOW");
+        PATH_MAX = (int) table.get("PATH_MAX");
 
         this.closeOthers = closeOthers;
         this.chdir = chdir;
         this.pipes = pipes;
         this.captureBuffer = captureBuffer;
         this.exitWait = exitWait;
+        this.pathCache = pathCache;
         this.fsThread = fsThread;
         this.descriptorDirectory = descriptorDirectory;
         this.joinsRelativeProgramToChdir = joinsRelativeProgramToChdir;

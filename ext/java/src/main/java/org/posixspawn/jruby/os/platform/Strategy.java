@@ -48,11 +48,19 @@ public final class Strategy {
         MMAP_COPY,
     }
 
-    /** How the {@link org.posixspawn.jruby.os.Reaper} learns of its children's ends. */
+    /** How the reaper (os/child) learns of its children's ends. */
     public enum ExitWait {
-        /** pidfds in one epoll (Linux 5.3), else waitpid(WNOHANG) every few milliseconds. */
+        /** pidfds in one epoll (Linux 5.3), else waitpid(WNOHANG) every few milliseconds; the reaper's wake-up pipe in the epoll too. */
         PIDFD_ELSE_WAITPID_POLL,
-        /** waitpid(WNOHANG) every few milliseconds. */
+        /** waitpid(WNOHANG) every few milliseconds; between them, poll(2) on the reaper's wake-up pipe. */
         WAITPID_POLL,
+    }
+
+    /** Whether a PATH search's answer is kept between spawns (os/lookup). */
+    public enum PathCache {
+        /** Kept while inotify sees no change in what the search went through, nor the mount table (Linux). */
+        INOTIFY,
+        /** Searched afresh for every spawn. */
+        NONE,
     }
 }

@@ -6,15 +6,11 @@ import java.util.Arrays;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Platform;
 import jnr.ffi.Pointer;
-import jnr.ffi.annotations.Out;
-import jnr.ffi.annotations.Pinned;
-import jnr.ffi.annotations.SaveError;
-import jnr.ffi.types.size_t;
-import jnr.ffi.types.ssize_t;
 import org.posixspawn.jruby.os.libc.Constants;
 import org.posixspawn.jruby.os.libc.Fds;
 import org.posixspawn.jruby.os.libc.Native;
 import org.posixspawn.jruby.os.libc.NativeBlock;
+import org.posixspawn.jruby.os.libc.PtyCalls;
 import org.posixspawn.jruby.os.libc.SpawnError;
 import org.posixspawn.jruby.plan.PathName;
 
@@ -24,18 +20,7 @@ import org.posixspawn.jruby.plan.PathName;
  * the slave's hang-up (EIO) from "nothing yet", which JRuby's own IO on such a descriptor cannot.
  */
 public final class Pty {
-    /** The calls only this file makes, bound apart from {@code LibC}. */
-    public interface PtyLibC {
-        @SaveError int posix_openpt(int flags);
-        @SaveError int grantpt(int fd);
-        @SaveError int unlockpt(int fd);
-        /** Returns the error code. */
-        int ptsname_r(int fd, Pointer buf, @size_t long length);
-        @SaveError int ioctl(int fd, long request, Pointer arg);
-        @SaveError @ssize_t long read(int fd, @Out @Pinned ByteBuffer buf, @size_t long count);
-    }
-
-    private static final PtyLibC libc = LibraryLoader.create(PtyLibC.class).load(Platform.getNativePlatform().getStandardCLibraryName());
+    private static final PtyCalls libc = LibraryLoader.create(PtyCalls.class).load(Platform.getNativePlatform().getStandardCLibraryName());
     /** {@link #read}: nothing to read yet. */
     public static final int WOULD_BLOCK = -1;
 

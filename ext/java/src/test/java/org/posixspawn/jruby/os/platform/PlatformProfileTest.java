@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import jnr.ffi.Platform;
@@ -90,8 +91,15 @@ class PlatformProfileTest {
                 "POSIX_SPAWN_SETPGROUP", 0x02, "POSIX_SPAWN_SETSIGDEF", 0x04, "POSIX_SPAWN_SETSIGMASK", 0x08,
                 "POSIX_SPAWN_SETSID", 0x80, "FD_CLOEXEC", 1, "F_DUPFD_CLOEXEC", 1030, "TIOCSWINSZ", 0x5414, "PROT_READ|PROT_WRITE", 3, "MAP_PRIVATE|MAP_ANONYMOUS", 0x22, "MREMAP_MAYMOVE", 1,
                 "MADV_FREE", 8, "MADV_HUGEPAGE", 14, "POLLIN", 1, "POLLOUT", 4, "CLONE_FS", 0x200, "SYS_pidfd_open", 434,
-                "sizeof(sigset_t)", 128, "sizeof(posix_spawnattr_t)", 336, "sizeof(posix_spawn_file_actions_t)", 80));
+                "sizeof(sigset_t)", 128, "sizeof(posix_spawnattr_t)", 336, "sizeof(posix_spawn_file_actions_t)", 80,
+                "POLLPRI", 2, "SYS_pidfd_send_signal", 424, "EPOLL_CLOEXEC", 0x80000, "EPOLL_CTL_ADD", 1, "EPOLL_CTL_DEL", 2, "EPOLLIN", 1,
+                "sizeof(struct epoll_event)", 12, "offsetof(struct epoll_event, data)", 4, "IN_NONBLOCK", 0x800, "IN_CLOEXEC", 0x80000,
+                "IN_ATTRIB", 0x4, "IN_MOVED_FROM", 0x40, "IN_MOVED_TO", 0x80, "IN_CREATE", 0x100, "IN_DELETE", 0x200,
+                "IN_DELETE_SELF", 0x400, "IN_MOVE_SELF", 0x800, "IN_Q_OVERFLOW", 0x4000, "IN_IGNORED", 0x8000,
+                "IN_ONLYDIR", 0x1000000, "IN_DONT_FOLLOW", 0x2000000, "PATH_MAX", 4096));
         assertEquals(LINUX.table.entries().keySet(), LINUX_ARM.table.entries().keySet());
+        // aarch64's struct epoll_event is not packed
+        assertEquals(List.of(16, 8), List.of(LINUX_ARM.SIZEOF_EPOLL_EVENT, LINUX_ARM.OFFSETOF_EPOLL_DATA));
     }
 
     @Test
