@@ -52,7 +52,7 @@ public final class PopenMethods {
      * or with as_text in what IO#read gives it (io's external encoding, default_external when it has none);
      * nil when JRuby's own read must do it (bytes already in io's buffer, io not open for reading, or with
      * as_text an internal encoding to transcode to). Child's poll loop
-     * (os/Capture) reads a duplicate of the descriptor straight into one growing array that becomes the
+     * (os/capture/Capture) reads a duplicate of the descriptor straight into one growing array that becomes the
      * String: none of JRuby's buffer, no chunk copied into a growing String. Thread#raise, Thread#kill and
      * Timeout wake the loop (what was read is dropped, as with an interrupted IO#read). io stays open, its
      * descriptor blocking again.
