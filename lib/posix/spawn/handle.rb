@@ -1,5 +1,5 @@
 require 'posix/spawn'
-require 'posix/spawn/child' # TimeoutExceeded
+require 'posix/spawn/errors'
 require 'posix/spawn/options'
 
 module POSIX

@@ -1,19 +1,9 @@
 require 'posix/spawn'
+require 'posix/spawn/errors'
 require 'posix/spawn/pty_master'
 
 module POSIX
   module Spawn
-    # Raised by pty_check(pid, true) when the child has changed state (MRI's PTY::ChildExited).
-    class ChildExited < RuntimeError
-      # The child's Process::Status.
-      attr_reader :status
-
-      def initialize(message, status)
-        super(message)
-        @status = status
-      end
-    end
-
     # A new pseudo-terminal, PTY.open's contract: the master is opened with posix_openpt(O_RDWR |
     # O_NOCTTY | O_CLOEXEC) (grantpt, unlockpt, ptsname_r), the slave with O_NOCTTY (it never becomes the
     # JVM's controlling terminal); both are close-on-exec.
