@@ -1,4 +1,5 @@
 require 'posix/spawn'
+require 'posix/spawn/arguments'
 require 'posix/spawn/errors'
 require 'posix/spawn/options'
 

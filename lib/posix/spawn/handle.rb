@@ -1,4 +1,5 @@
 require 'posix/spawn'
+require 'posix/spawn/arguments'
 require 'posix/spawn/errors'
 require 'posix/spawn/options'
 
@@ -19,8 +20,7 @@ module POSIX
     #   out, _err = handle.communicate("b\na\n")   # => "a\nb\n"
     #   handle.status                              # => #<Process::Status: pid 4242 exit 0>
     def start(*args)
-      args = args.dup
-      options = args.size > 1 && args.last.respond_to?(:to_hash) ? args.pop.to_hash.dup : {}
+      args, options = Arguments.split(args)
       kill_on_exit = Options.boolean(:kill_on_exit, options.delete(:kill_on_exit))
       pipes = {}
       begin

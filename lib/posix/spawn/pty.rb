@@ -1,4 +1,5 @@
 require 'posix/spawn'
+require 'posix/spawn/arguments'
 require 'posix/spawn/errors'
 require 'posix/spawn/pty_master'
 
@@ -125,12 +126,8 @@ module POSIX
     module PtyArguments
       # [spawn's arguments without :winsize, [rows, cols] or nil]; the caller's Hash is not changed.
       def self.split_winsize(args)
-        options = args.last.respond_to?(:to_hash) && args.size > 1 ? args.last.to_hash : nil
-        return [args, nil] unless options&.key?(:winsize)
-
-        options = options.dup
-        size = options.delete(:winsize)
-        [options.empty? ? args[0...-1] : [*args[0...-1], options], check_winsize(size)]
+        rest, size = Arguments.extract(args, :winsize)
+        rest ? [rest, check_winsize(size)] : [args, nil]
       end
 
       def self.check_winsize(size)

@@ -1,3 +1,4 @@
+require 'posix/spawn/arguments'
 require 'posix/spawn/kernel'
 require 'posix/spawn/kernel/popen'
 
@@ -29,14 +30,8 @@ module POSIX
         # popen on `command` with the rest of a File-style call: [mode [, perm]] [, opts]; perm means
         # nothing to a pipe (MRI ignores it too).
         def popen(command, args, block)
-          args = args.dup
-          options = args.last.respond_to?(:to_hash) ? args.pop.to_hash : {}
+          args, options = Arguments.split_keywords(args)
           Popen.open(::IO, [command, *args.first(1), options], block)
-        end
-
-        # [positional args, options Hash] of an IO.read-style call.
-        def split(args)
-          args.last.respond_to?(:to_hash) ? [args[0...-1], args.last.to_hash] : [args, {}]
         end
 
         # IO.NAME(*args, **options, &block) called on `receiver`: on a pipe when IO itself is given "|cmd"
@@ -68,7 +63,7 @@ module POSIX
 
         # IO.read("|cmd" [, length [, offset]] [, opts]): an offset raises Errno::ESPIPE, as MRI's seek on the pipe does.
         def pipe_read(command, args, _block)
-          (length, offset), options = split(args)
+          (length, offset), options = Arguments.split_keywords(args)
           popen(command, [options], at_offset(offset) { |io| io.read(length) })
         end
 
@@ -92,7 +87,7 @@ module POSIX
 
         # IO.write("|cmd", string [, offset] [, opts]) -> bytes written.
         def pipe_write(command, args, _block)
-          (string, offset), options = split(args)
+          (string, offset), options = Arguments.split_keywords(args)
           mode = options.key?(:mode) || options.key?(:flags) ? options : options.merge(mode: 'w')
           popen(command, [mode], at_offset(offset) { |io| io.write(string) })
         end
@@ -104,7 +99,7 @@ module POSIX
 
         # readlines and foreach: the line arguments and :chomp apart from popen's options.
         def lines(command, args)
-          line_args, options = split(args)
+          line_args, options = Arguments.split_keywords(args)
           chomp = options.key?(:chomp) ? { chomp: options[:chomp] } : {}
           popen(command, [options.reject { |k, _| k == :chomp }], ->(io) { yield(io, line_args, chomp) })
         end
