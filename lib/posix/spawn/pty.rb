@@ -18,10 +18,9 @@ module POSIX
       master_fd, slave_fd, path = Native.pty_open(true)
       master = slave = nil
       begin
-        master = PtyMaster.wrap(master_fd, path, "IO:masterpty:#{path}")
+        master = PtyMaster.new(master_fd, path, "IO:masterpty:#{path}")
         master.sync = true
-        slave = PtySlave.for_fd(slave_fd, autoclose: true)
-        slave.send(:pty_setup, path)
+        slave = PtySlave.new(slave_fd, path)
         slave.sync = true
       rescue Exception # rubocop:disable Lint/RescueException
         master ? master.close : Native.pty_close(master_fd)
@@ -60,8 +59,8 @@ module POSIX
       master_fd, _, path = Native.pty_open(false)
       reader = writer = nil
       begin
-        reader = PtyMaster.wrap(master_fd, path, "File:#{path}")
-        writer = PtyMaster.wrap(Native.pty_dup(master_fd), path, "File:#{path}")
+        reader = PtyMaster.new(master_fd, path, "File:#{path}")
+        writer = PtyMaster.new(Native.pty_dup(master_fd), path, "File:#{path}")
         writer.sync = true
         pid = Native.pty_spawn(master_fd, path, winsize&.first, winsize&.last, args)
       rescue Exception # rubocop:disable Lint/RescueException
@@ -107,18 +106,18 @@ module POSIX
     class PtySlave < File
       attr_reader :path
 
+      # Wraps slave descriptor fd (closed with this File), whose path is `path`.
+      def initialize(fd, path)
+        super(fd, autoclose: true)
+        @path = path
+      end
+
       def to_path
         @path
       end
 
       def inspect
         "#<File:#{@path}>"
-      end
-
-      private
-
-      def pty_setup(path)
-        @path = path
       end
     end
 

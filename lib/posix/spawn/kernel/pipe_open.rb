@@ -35,15 +35,23 @@ module POSIX
         end
 
         # IO.NAME(*args, **options, &block) called on `receiver`: on a pipe when IO itself is given "|cmd"
-        # (the method of this module named pipe_NAME gets the command and the other arguments, the options
-        # last), else JRuby's, the keywords still keywords (File.read(path, encoding: 'UTF-8'); a positional
-        # Hash there is a length, a TypeError, as in MRI).
+        # (pipe_NAME below gets the command and the other arguments, the options last), else JRuby's, the
+        # keywords still keywords (File.read(path, encoding: 'UTF-8'); a positional Hash there is a length,
+        # a TypeError, as in MRI).
         def io_call(name, receiver, args, options, block)
           command = command(args.first) if receiver.equal?(::IO)
           return IO_METHODS[name].bind_call(receiver, *args, **options, &block) unless command
 
           deprecated(IO_DEPRECATED, 2) unless name == :foreach && !block # io_call, the method's block, its caller; an Enumerator warns when run
-          send(:"pipe_#{name}", command, with_options(args.drop(1), options), block)
+          args = with_options(args.drop(1), options)
+          case name
+          when :read then pipe_read(command, args, block)
+          when :binread then pipe_binread(command, args, block)
+          when :readlines then pipe_readlines(command, args, block)
+          when :foreach then pipe_foreach(command, args, block)
+          when :write then pipe_write(command, args, block)
+          when :binwrite then pipe_binwrite(command, args, block)
+          end
         end
 
         # The pipe forms' arguments: the keywords, if any, as the last one (a File-style options Hash).
