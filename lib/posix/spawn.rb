@@ -32,6 +32,19 @@ module POSIX
   #
   # For running a command to completion and capturing its output, see POSIX::Spawn::Child.
   #
+  # The module functions, and the file (under lib/) each is defined in:
+  #
+  #   spawn      a child, Process.spawn's arguments (detach: true too)   posix/spawn.rb
+  #   pspawn     spawn, by the MRI gem's other name                      posix/spawn.rb
+  #   fspawn     raises NotImplementedError: the JVM cannot fork         posix/spawn.rb
+  #   system     Kernel#system                                           posix/spawn.rb
+  #   `          Kernel#`                                                posix/spawn.rb
+  #   popen4     a child with pipes on its stdin, stdout and stderr      posix/spawn.rb
+  #   start      a child and a Handle on it                              posix/spawn/handle.rb
+  #   open_pty   a new pseudo-terminal (PTY.open)                        posix/spawn/pty.rb
+  #   pty_spawn  a command on a new pseudo-terminal (PTY.spawn)          posix/spawn/pty.rb
+  #   pty_check  PTY.check                                               posix/spawn/pty.rb
+  #
   # Descriptors: by default the child gets fds 0, 1, 2, the ones redirected, and those of Ruby IOs the
   # program set `close_on_exec = false`, as in MRI, where nothing else is inheritable. The JVM's own
   # descriptors (jars, sockets, selectors) are not close-on-exec, and do not reach it either way.
