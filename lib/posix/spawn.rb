@@ -4,6 +4,7 @@ unless RUBY_ENGINE == 'jruby'
 end
 
 require 'posix/spawn/version'
+require 'posix/spawn/arguments'
 require 'posix_spawn_jruby.jar'
 JRuby::Util.load_ext('org.posixspawn.jruby.PosixSpawnLibrary')
 
@@ -31,6 +32,19 @@ module POSIX
   #
   # For running a command to completion and capturing its output, see POSIX::Spawn::Child.
   #
+  # The module functions, and the file (under lib/) each is defined in:
+  #
+  #   spawn      a child, Process.spawn's arguments (detach: true too)   posix/spawn.rb
+  #   pspawn     spawn, by the MRI gem's other name                      posix/spawn.rb
+  #   fspawn     raises NotImplementedError: the JVM cannot fork         posix/spawn.rb
+  #   system     Kernel#system                                           posix/spawn.rb
+  #   `          Kernel#`                                                posix/spawn.rb
+  #   popen4     a child with pipes on its stdin, stdout and stderr      posix/spawn.rb
+  #   start      a child and a Handle on it                              posix/spawn/handle.rb
+  #   open_pty   a new pseudo-terminal (PTY.open)                        posix/spawn/pty.rb
+  #   pty_spawn  a command on a new pseudo-terminal (PTY.spawn)          posix/spawn/pty.rb
+  #   pty_check  PTY.check                                               posix/spawn/pty.rb
+  #
   # Descriptors: by default the child gets fds 0, 1, 2, the ones redirected, and those of Ruby IOs the
   # program set `close_on_exec = false`, as in MRI, where nothing else is inheritable. The JVM's own
   # descriptors (jars, sockets, selectors) are not close-on-exec, and do not reach it either way.
@@ -41,18 +55,6 @@ module POSIX
   # - :uid and :gid raise NotImplementedError: posix_spawn cannot change credentials.
   module Spawn
     extend self
-
-    # Spawn-style arguments, [env,] command... [,options], split into [the rest, a copy of options] ({} when
-    # there are none: a lone Hash is the command, not options). Internal: used by popen4 and Child.
-    module Arguments
-      module_function
-
-      def split(args)
-        return [args, {}] unless args.size > 1 && args.last.respond_to?(:to_hash)
-
-        [args[0...-1], args.last.to_hash.dup]
-      end
-    end
 
     # Spawn a child process with posix_spawn(3); the arguments are exactly Process.spawn's.
     #
@@ -73,13 +75,10 @@ module POSIX
     # With `detach: true` the child is nobody's to wait for: the gem's reaper thread reaps it as soon as it
     # ends (no zombie, no thread of its own, unlike Process.detach).
     def spawn(*args)
-      options = args.last
-      return Native.spawn(*args) unless args.size > 1 && options.is_a?(Hash) && options.key?(:detach)
+      rest, detach = Arguments.extract(args, :detach)
+      return Native.spawn(*args) unless rest
 
-      options = options.dup
-      detach = Options.boolean(:detach, options.delete(:detach))
-      args = args[0...-1] + (options.empty? ? [] : [options])
-      detach ? Native.spawn_detached(*args) : Native.spawn(*args)
+      Options.boolean(:detach, detach) ? Native.spawn_detached(*rest) : Native.spawn(*rest)
     end
 
     # Same as #spawn: the name the MRI posix-spawn gem uses for its posix_spawn backend.
@@ -166,7 +165,8 @@ module POSIX
     end
 
     def command_line(args)
-      words = args.reject { |a| a.respond_to?(:to_hash) }
+      words, = Arguments.split(args)
+      _env, words = Arguments.split_env(words)
       words = [words.first.first, *words.drop(1)] if words.first.is_a?(Array)
       words.join(' ')
     end

@@ -15,6 +15,16 @@ RSpec.describe POSIX::Spawn do
     expect(thread.value).to be_success
   end
 
+  it "lists every module function, with the file it is defined in, in the module's comment" do
+    lib = File.expand_path('../../lib', __dir__)
+    comment = File.read(File.join(lib, 'posix/spawn.rb'))[/(?:^  #.*\n)+(?=  module Spawn\n)/]
+    listed = comment.scan(%r{^  #   (\S+) .* (posix/spawn\S*\.rb)$}).to_h
+    defined = POSIX::Spawn.public_instance_methods(false).to_h do |name|
+      [name.to_s, POSIX::Spawn.instance_method(name).source_location.first.delete_prefix("#{lib}/")]
+    end
+    expect(listed).to eq(defined)
+  end
+
   it 'pspawn is spawn' do
     pid = POSIX::Spawn.pspawn('sh', '-c', 'exit 4')
     Process.wait(pid)

@@ -1,21 +1,10 @@
 require 'posix/spawn'
+require 'posix/spawn/arguments'
+require 'posix/spawn/errors'
 require 'posix/spawn/options'
 
 module POSIX
   module Spawn
-    # Raised by Child when stdout and stderr together exceed the :max option. Child#out and Child#err
-    # then hold exactly the first :max bytes.
-    class MaximumOutputExceeded < StandardError
-    end
-
-    # Raised by Child when the command runs longer than the :timeout option.
-    class TimeoutExceeded < StandardError
-    end
-
-    # Raised by Child when a callable of the :streams option returns a true value.
-    class Aborted < StandardError
-    end
-
     # POSIX::Spawn::Child runs a command to completion, writes its standard input from a String and
     # captures its standard output and error as Strings: the MRI posix-spawn gem's class, run by one
     # Java thread that multiplexes the three pipes with poll(2), so no amount of data in either

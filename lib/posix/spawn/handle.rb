@@ -1,5 +1,6 @@
 require 'posix/spawn'
-require 'posix/spawn/child' # TimeoutExceeded
+require 'posix/spawn/arguments'
+require 'posix/spawn/errors'
 require 'posix/spawn/options'
 
 module POSIX
@@ -19,8 +20,7 @@ module POSIX
     #   out, _err = handle.communicate("b\na\n")   # => "a\nb\n"
     #   handle.status                              # => #<Process::Status: pid 4242 exit 0>
     def start(*args)
-      args = args.dup
-      options = args.size > 1 && args.last.respond_to?(:to_hash) ? args.pop.to_hash.dup : {}
+      args, options = Arguments.split(args)
       kill_on_exit = Options.boolean(:kill_on_exit, options.delete(:kill_on_exit))
       pipes = {}
       begin
@@ -38,7 +38,7 @@ module POSIX
       ensure
         pipes.each_value { |(_, child_end)| child_end.close unless child_end.closed? }
       end
-      handle.send(:parent_ends, pipes.transform_values(&:first))
+      handle.__parent_ends(pipes.transform_values(&:first))
       handle
     end
 
@@ -72,7 +72,7 @@ module POSIX
       # it was sent, false when the child has already ended. Through the pidfd where there is one, so a
       # reused pid never gets it.
       def signal(sig)
-        __signal(Handle.send(:signal_number, sig), false)
+        __signal(signal_number(sig), false)
       end
 
       # TERM, then KILL when the child is still running `grace` seconds later; to its whole process group
@@ -129,31 +129,29 @@ module POSIX
       OPEN_QUOTE = RUBY_VERSION >= '3.4' ? "'" : '`'
       private_constant :OPEN_QUOTE
 
-      class << self
-        private
-
-        # Process.kill's reading of a signal: a number, or a name with or without SIG, as a Symbol or String.
-        def signal_number(sig)
-          case sig
-          when Integer
-            raise ArgumentError, "invalid signal number (#{sig})" if sig.negative?
-
-            sig
-          when Symbol, String
-            name = sig.to_s
-            Signal.list[name.delete_prefix('SIG')] or raise ArgumentError, "unsupported signal #{OPEN_QUOTE}SIG#{name.delete_prefix('SIG')}'"
-          else
-            raise ArgumentError, "bad signal type #{sig.class}"
-          end
-        end
+      # Internal, for POSIX::Spawn.start, which made the pipes: the parent's ends, {in:, out:, err:} (each
+      # optional), become #stdin, #stdout and #stderr. Public as the Java side's __wait and __signal are.
+      def __parent_ends(ends)
+        @stdin, @stdout, @stderr = ends.values_at(:in, :out, :err)
+        [@stdin, @stdout, @stderr].compact.each(&:binmode)
+        @stdin.sync = true if @stdin
       end
 
       private
 
-      def parent_ends(ends)
-        @stdin, @stdout, @stderr = ends.values_at(:in, :out, :err)
-        [@stdin, @stdout, @stderr].compact.each(&:binmode)
-        @stdin.sync = true if @stdin
+      # Process.kill's reading of a signal: a number, or a name with or without SIG, as a Symbol or String.
+      def signal_number(sig)
+        case sig
+        when Integer
+          raise ArgumentError, "invalid signal number (#{sig})" if sig.negative?
+
+          sig
+        when Symbol, String
+          name = sig.to_s
+          Signal.list[name.delete_prefix('SIG')] or raise ArgumentError, "unsupported signal #{OPEN_QUOTE}SIG#{name.delete_prefix('SIG')}'"
+        else
+          raise ArgumentError, "bad signal type #{sig.class}"
+        end
       end
     end
 

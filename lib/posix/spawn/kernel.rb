@@ -74,9 +74,19 @@ module POSIX
 
         private
 
+        # Defines the method in the target's own body (module_eval), where its visibility is set as a class
+        # body sets it.
         def put(replacement, method)
-          replacement.target.send(:define_method, replacement.name, method)
-          replacement.target.send(replacement.visibility, replacement.name)
+          name = replacement.name
+          visibility = replacement.visibility
+          replacement.target.module_eval do
+            define_method(name, method)
+            case visibility
+            when :private then private(name)
+            when :protected then protected(name)
+            else public(name)
+            end
+          end
         end
 
         def visibility_of(target, name)

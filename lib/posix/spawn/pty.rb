@@ -1,19 +1,10 @@
 require 'posix/spawn'
+require 'posix/spawn/arguments'
+require 'posix/spawn/errors'
 require 'posix/spawn/pty_master'
 
 module POSIX
   module Spawn
-    # Raised by pty_check(pid, true) when the child has changed state (MRI's PTY::ChildExited).
-    class ChildExited < RuntimeError
-      # The child's Process::Status.
-      attr_reader :status
-
-      def initialize(message, status)
-        super(message)
-        @status = status
-      end
-    end
-
     # A new pseudo-terminal, PTY.open's contract: the master is opened with posix_openpt(O_RDWR |
     # O_NOCTTY | O_CLOEXEC) (grantpt, unlockpt, ptsname_r), the slave with O_NOCTTY (it never becomes the
     # JVM's controlling terminal); both are close-on-exec.
@@ -27,10 +18,9 @@ module POSIX
       master_fd, slave_fd, path = Native.pty_open(true)
       master = slave = nil
       begin
-        master = PtyMaster.wrap(master_fd, path, "IO:masterpty:#{path}")
+        master = PtyMaster.new(master_fd, path, "IO:masterpty:#{path}")
         master.sync = true
-        slave = PtySlave.for_fd(slave_fd, autoclose: true)
-        slave.send(:pty_setup, path)
+        slave = PtySlave.new(slave_fd, path)
         slave.sync = true
       rescue Exception # rubocop:disable Lint/RescueException
         master ? master.close : Native.pty_close(master_fd)
@@ -69,8 +59,8 @@ module POSIX
       master_fd, _, path = Native.pty_open(false)
       reader = writer = nil
       begin
-        reader = PtyMaster.wrap(master_fd, path, "File:#{path}")
-        writer = PtyMaster.wrap(Native.pty_dup(master_fd), path, "File:#{path}")
+        reader = PtyMaster.new(master_fd, path, "File:#{path}")
+        writer = PtyMaster.new(Native.pty_dup(master_fd), path, "File:#{path}")
         writer.sync = true
         pid = Native.pty_spawn(master_fd, path, winsize&.first, winsize&.last, args)
       rescue Exception # rubocop:disable Lint/RescueException
@@ -116,6 +106,12 @@ module POSIX
     class PtySlave < File
       attr_reader :path
 
+      # Wraps slave descriptor fd (closed with this File), whose path is `path`.
+      def initialize(fd, path)
+        super(fd, autoclose: true)
+        @path = path
+      end
+
       def to_path
         @path
       end
@@ -123,24 +119,14 @@ module POSIX
       def inspect
         "#<File:#{@path}>"
       end
-
-      private
-
-      def pty_setup(path)
-        @path = path
-      end
     end
 
     # Argument helpers for pty_spawn.
     module PtyArguments
       # [spawn's arguments without :winsize, [rows, cols] or nil]; the caller's Hash is not changed.
       def self.split_winsize(args)
-        options = args.last.respond_to?(:to_hash) && args.size > 1 ? args.last.to_hash : nil
-        return [args, nil] unless options&.key?(:winsize)
-
-        options = options.dup
-        size = options.delete(:winsize)
-        [options.empty? ? args[0...-1] : [*args[0...-1], options], check_winsize(size)]
+        rest, size = Arguments.extract(args, :winsize)
+        rest ? [rest, check_winsize(size)] : [args, nil]
       end
 
       def self.check_winsize(size)

@@ -17,11 +17,12 @@ module POSIX
     class PtyMaster < IO
       CHUNK = 16 * 1024
 
-      # Wraps master descriptor fd; path is the slave's, label what #inspect shows.
-      def self.wrap(fd, path, label)
-        io = for_fd(fd, autoclose: true)
-        io.send(:pty_setup, path, label)
-        io
+      # Wraps master descriptor fd (closed with this IO); path is the slave's, label what #inspect shows.
+      def initialize(fd, path, label)
+        super(fd, autoclose: true)
+        @pty_path = path
+        @pty_label = label
+        @pty_buffer = String.new(encoding: Encoding::BINARY)
       end
 
       # The slave's path ("/dev/pts/3"), as MRI's PTY.spawn IOs give it.
@@ -36,7 +37,7 @@ module POSIX
 
       # A close-on-exec copy (JRuby's IO#dup is not close-on-exec) with its own empty buffer.
       def dup
-        PtyMaster.wrap(Native.pty_dup(fileno), @pty_path, @pty_label).tap { |copy| copy.sync = sync }
+        PtyMaster.new(Native.pty_dup(fileno), @pty_path, @pty_label).tap { |copy| copy.sync = sync }
       end
 
       def readpartial(maxlen, outbuf = nil)
@@ -171,12 +172,6 @@ module POSIX
       alias eof eof?
 
       private
-
-      def pty_setup(path, label)
-        @pty_path = path
-        @pty_label = label
-        @pty_buffer = String.new(encoding: Encoding::BINARY)
-      end
 
       def encoding_for_text
         external_encoding || Encoding.default_external

@@ -1,4 +1,5 @@
 require 'open3'
+require 'posix/spawn/arguments'
 require 'posix/spawn/kernel'
 require 'posix/spawn/child'
 require 'posix/spawn/handle'
@@ -32,7 +33,7 @@ module POSIX
         # as Open3's popen_run does.
         def capture2(original, receiver, cmd, merge:)
           capture(original, receiver, cmd) do |spawn_args, input, run|
-            options = Hash === spawn_args.last ? spawn_args.pop : {}
+            spawn_args, options = Arguments.split_open3(spawn_args)
             raise ArgumentError, 'fd 1 specified twice' if merge && options.key?(:out) # MRI: [:out, :err] and :out
             options = options.merge(in: :pipe, out: :pipe)
             options[[:err]] = [:child, :out] if merge # a key of its own, so a given :err is "fd 2 specified twice"
@@ -56,13 +57,12 @@ module POSIX
         # in Encoding.default_external, transcoded to default_internal when that is set, or binary with
         # :binmode, as Open3's reads give.
         def capture(original, receiver, cmd)
-          spawn_args = cmd.dup
-          options = Hash === spawn_args.last ? spawn_args.pop.dup : {} # Open3's own test
+          spawn_args, options = Arguments.split_open3(cmd)
           stdin_data = options.delete(:stdin_data) || ''
           binmode = options.delete(:binmode)
           return original.bind_call(receiver, *cmd) if stdin_data.respond_to?(:readpartial)
 
-          spawn_args << options unless options.empty?
+          spawn_args += [options] unless options.empty?
           callers = $?
           run = {}
           begin

@@ -1,3 +1,4 @@
+require 'posix/spawn/arguments'
 require 'posix/spawn/kernel'
 require 'posix/spawn/kernel/popen'
 
@@ -29,26 +30,28 @@ module POSIX
         # popen on `command` with the rest of a File-style call: [mode [, perm]] [, opts]; perm means
         # nothing to a pipe (MRI ignores it too).
         def popen(command, args, block)
-          args = args.dup
-          options = args.last.respond_to?(:to_hash) ? args.pop.to_hash : {}
+          args, options = Arguments.split_keywords(args)
           Popen.open(::IO, [command, *args.first(1), options], block)
         end
 
-        # [positional args, options Hash] of an IO.read-style call.
-        def split(args)
-          args.last.respond_to?(:to_hash) ? [args[0...-1], args.last.to_hash] : [args, {}]
-        end
-
         # IO.NAME(*args, **options, &block) called on `receiver`: on a pipe when IO itself is given "|cmd"
-        # (the method of this module named pipe_NAME gets the command and the other arguments, the options
-        # last), else JRuby's, the keywords still keywords (File.read(path, encoding: 'UTF-8'); a positional
-        # Hash there is a length, a TypeError, as in MRI).
+        # (pipe_NAME below gets the command and the other arguments, the options last), else JRuby's, the
+        # keywords still keywords (File.read(path, encoding: 'UTF-8'); a positional Hash there is a length,
+        # a TypeError, as in MRI).
         def io_call(name, receiver, args, options, block)
           command = command(args.first) if receiver.equal?(::IO)
           return IO_METHODS[name].bind_call(receiver, *args, **options, &block) unless command
 
           deprecated(IO_DEPRECATED, 2) unless name == :foreach && !block # io_call, the method's block, its caller; an Enumerator warns when run
-          send(:"pipe_#{name}", command, with_options(args.drop(1), options), block)
+          args = with_options(args.drop(1), options)
+          case name
+          when :read then pipe_read(command, args, block)
+          when :binread then pipe_binread(command, args, block)
+          when :readlines then pipe_readlines(command, args, block)
+          when :foreach then pipe_foreach(command, args, block)
+          when :write then pipe_write(command, args, block)
+          when :binwrite then pipe_binwrite(command, args, block)
+          end
         end
 
         # The pipe forms' arguments: the keywords, if any, as the last one (a File-style options Hash).
@@ -68,7 +71,7 @@ module POSIX
 
         # IO.read("|cmd" [, length [, offset]] [, opts]): an offset raises Errno::ESPIPE, as MRI's seek on the pipe does.
         def pipe_read(command, args, _block)
-          (length, offset), options = split(args)
+          (length, offset), options = Arguments.split_keywords(args)
           popen(command, [options], at_offset(offset) { |io| io.read(length) })
         end
 
@@ -92,7 +95,7 @@ module POSIX
 
         # IO.write("|cmd", string [, offset] [, opts]) -> bytes written.
         def pipe_write(command, args, _block)
-          (string, offset), options = split(args)
+          (string, offset), options = Arguments.split_keywords(args)
           mode = options.key?(:mode) || options.key?(:flags) ? options : options.merge(mode: 'w')
           popen(command, [mode], at_offset(offset) { |io| io.write(string) })
         end
@@ -104,7 +107,7 @@ module POSIX
 
         # readlines and foreach: the line arguments and :chomp apart from popen's options.
         def lines(command, args)
-          line_args, options = split(args)
+          line_args, options = Arguments.split_keywords(args)
           chomp = options.key?(:chomp) ? { chomp: options[:chomp] } : {}
           popen(command, [options.reject { |k, _| k == :chomp }], ->(io) { yield(io, line_args, chomp) })
         end

@@ -1,3 +1,4 @@
+require 'posix/spawn/arguments'
 require 'posix/spawn/kernel'
 
 module POSIX
@@ -99,9 +100,8 @@ module POSIX
         def arguments(args)
           return [nil, args.first, READ, NO_OPTIONS] if args.size == 1
 
-          args = args.dup
-          options = args.size > 1 && args.last.respond_to?(:to_hash) ? args.pop.to_hash : {}
-          env = args.shift.to_hash if args.size > 1 && args.first.respond_to?(:to_hash)
+          args, options = Arguments.split(args)
+          env, args = Arguments.split_env(args)
           raise ArgumentError, "wrong number of arguments (given #{args.size}, expected 1..2)" unless (1..2).cover?(args.size)
 
           command, mode = args
@@ -158,13 +158,11 @@ module POSIX
             return [[env, line].compact, nil]
           end
           words = Array.try_convert(command) or raise conversion_error(command)
-          words = words.dup
-          inner_env = words.shift.to_hash if words.first.respond_to?(:to_hash)
-          inner_options = words.pop.to_hash if words.size > 1 && words.last.respond_to?(:to_hash)
+          inner_env, words, inner_options = Arguments.split_exec(words)
           raise ArgumentError, 'wrong number of arguments (given 0, expected 1+)' if words.empty?
 
           program = words.first
-          words[0] = [program, program] if words.size == 1 && String.try_convert(program) # one word: still no shell
+          words = [[program, program]] if words.size == 1 && String.try_convert(program) # one word: still no shell
           env ||= inner_env # MRI: popen's own env replaces the Array's (rb_execarg_setenv)
           [[env, *words].compact, inner_options]
         end

@@ -1,4 +1,5 @@
 require 'etc'
+require 'posix/spawn/arguments'
 require 'posix/spawn/kernel'
 require 'posix/spawn/pty'
 begin
@@ -17,9 +18,7 @@ module POSIX
       module PtyMethods
         # MRI: pty_getpty
         def spawn(*args)
-          if args.last.respond_to?(:to_hash) && args.last.to_hash.key?(:winsize)
-            raise ArgumentError, 'wrong exec option symbol: winsize'
-          end
+          raise ArgumentError, 'wrong exec option symbol: winsize' if Arguments.options(args)&.key?(:winsize)
 
           args = [PtyMethods.user_shell] if args.empty?
           result = POSIX::Spawn.pty_spawn(*args)
