@@ -82,6 +82,7 @@ public final class Reaper {
      * @param killOnExit TERM, then KILL, when the JVM exits
      */
     public static OwnedChild spawn(SpawnPlan plan, boolean leadsGroup, boolean killOnExit) throws SpawnError {
+        Native.requireProfile(); // before instance(), which reads the profile's strategy
         Reaper reaper = instance();
         return reaper.adopt(Spawner.spawn(plan), leadsGroup, killOnExit);
     }
