@@ -9,7 +9,7 @@ public final class Fds {
      * Pipe capacity asked for where one can be resized (Linux, F_SETPIPE_SZ): fewer, larger reads and writes
      * than the default 64 KiB; 1 MiB is the default /proc/sys/fs/pipe-max-size.
      */
-    public static final int PIPE_SIZE = 1 << 20;
+    private static final int PIPE_SIZE = 1 << 20;
 
     private Fds() {}
 

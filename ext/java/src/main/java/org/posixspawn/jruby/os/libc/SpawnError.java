@@ -44,12 +44,12 @@ public final class SpawnError extends Exception {
 
     /** A failed system call about {@code culprit} (a redirect path, a pipe), in a step MRI takes in the parent. */
     public static SpawnError errno(int errno, PathName culprit) {
-        return new SpawnError(Kind.ERRNO, errno, culprit, false, Errno.valueOf(errno) + " - " + culprit);
+        return new SpawnError(Kind.ERRNO, errno, culprit, false, message(errno, culprit));
     }
 
     /** A failed step MRI takes in the forked child, about {@code culprit} (the program, the :chdir directory, a call). */
     public static SpawnError inChild(int errno, PathName culprit) {
-        return new SpawnError(Kind.ERRNO, errno, culprit, true, Errno.valueOf(errno) + " - " + culprit);
+        return new SpawnError(Kind.ERRNO, errno, culprit, true, message(errno, culprit));
     }
 
     /** A failed system call named {@code call} ("poll", "setrlimit"...). */
@@ -59,7 +59,11 @@ public final class SpawnError extends Exception {
 
     /** The same failure about {@code other}: a caller that knows better what the call was for (pty_read's IO). */
     public SpawnError about(PathName other) {
-        return new SpawnError(kind, errno, other, inChild, Errno.valueOf(errno) + " - " + other);
+        return new SpawnError(kind, errno, other, inChild, message(errno, other));
+    }
+
+    private static String message(int errno, PathName culprit) {
+        return Errno.valueOf(errno) + " - " + culprit;
     }
 
     public static SpawnError unsupported(String message) {
