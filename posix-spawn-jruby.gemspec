@@ -15,7 +15,7 @@ Gem::Specification.new do |s|
   s.license     = 'MIT'
   s.required_ruby_version = '>= 3.1'
 
-  s.files       = Dir['lib/**/*.rb'] + ['lib/posix/spawn/benchmark/spawn_loop.c', 'lib/posix_spawn_jruby.jar', 'bin/posix-spawn-benchmark', 'README.md', 'LICENSE']
+  s.files       = Dir['lib/**/*.rb'] + ['lib/posix/spawn/benchmark/spawn_loop.c', 'lib/posix_spawn_jruby.jar', 'bin/posix-spawn-benchmark', 'README.md', 'LICENSE'] + Dir['doc/*.md']
   s.bindir      = 'bin'
   s.executables = ['posix-spawn-benchmark']
   s.require_paths = ['lib']

@@ -258,7 +258,7 @@ RSpec.describe 'bad input' do
   #   comparison with 0, an Integer :input has no force_encoding, a :streams callable that cannot be
   #   called fails at the first chunk, an unknown stream is ignored). The gem raises before spawning,
   #   naming the option.
-  # - setsid (:gem_only): the gem's own spawn option (README), unknown to MRI ("wrong exec option symbol").
+  # - setsid (:gem_only): the gem's own spawn option (doc/spawning.md), unknown to MRI ("wrong exec option symbol").
   # - POSIX::Spawn.start and Handle (:gem_only for their own options): start is spawn with :pipe streams
   #   and :kill_on_exit; Handle#signal reads a signal as Process.kill does, but names the signal and the
   #   pid in an EINVAL, and refuses a negative number (Process.kill's "signal the group") with

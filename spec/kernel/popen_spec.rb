@@ -167,7 +167,7 @@ RSpec.describe 'IO.popen with the drop-in' do
       begin
         io.close unless io.closed?
       rescue Errno::EBADF
-        # JRuby's own, also for IO.pipe: closing an IO whose write was killed (README: differences)
+        # JRuby's own, also for IO.pipe: closing an IO whose write was killed (doc/drop-in.md: differences)
       end
     end
 

@@ -105,7 +105,7 @@ RSpec.describe 'PTY under the drop-in' do
       spawned(%w[sh argv0], '-c', 'echo $0') { |r| expect(r.gets).to eq("argv0\r\n") }
     end
 
-    it('test_open_without_block, test_open_with_block (kinds, not classes: see the README)') do
+    it('test_open_without_block, test_open_with_block (kinds, not classes: see doc/pty.md)') do
       master, slave = PTY.open
       expect([master, slave]).to match([a_kind_of(IO), a_kind_of(File)])
       expect([slave.tty?, File.chardev?(slave.path)]).to eq([true, true])

@@ -1,6 +1,6 @@
 require 'rbconfig'
 
-# What the behaviour suites need to run on a platform other than Linux (README, Platforms): options its
+# What the behaviour suites need to run on a platform other than Linux (doc/platforms.md): options its
 # profile refuses with NotImplementedError (:umask and :rlimit_* on macOS and FreeBSD, setsid: on FreeBSD)
 # and checks that name Linux's own routes. An example that needs either skips there, saying why; on Linux
 # nothing is refused and nothing skips, so a wrong refusal fails as it should.

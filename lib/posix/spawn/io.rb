@@ -3,7 +3,7 @@ require 'posix/spawn'
 module POSIX
   module Spawn
     # Records the program's choice for spawning: an IO set `close_on_exec = false` is inherited by a child
-    # spawned without :close_others, as in MRI, where nothing else is inheritable (README, "close_others").
+    # spawned without :close_others, as in MRI, where nothing else is inheritable (doc/spawning.md, "close_others").
     # Only choices made after `require 'posix/spawn'` are known.
     module InheritableIO
       def close_on_exec=(flag)

@@ -16,7 +16,7 @@ import org.posixspawn.jruby.os.platform.Strategy;
  * One captured output (stdout or stderr): gathered in an anonymous memory mapping that grows by remapping
  * its pages, never by copying them (mremap; where there is none, macOS and FreeBSD, by a new mapping and one copy), asks for huge pages (one page fault per 2 MiB instead of per
  * 4 KiB) and puts nothing on the Java heap; then copied once, when the run is closed, into an array of
- * exactly the captured length, which becomes the Ruby String as it is. Measured (README, POSIX::Spawn::Child):
+ * exactly the captured length, which becomes the Ruby String as it is. Measured (doc/child.md):
  * growing Java arrays (copied, or kept as a list of chunks) and malloc/realloc were all slower, mostly
  * through garbage collections of large arrays and page faults.
  * <p>
