@@ -144,13 +144,14 @@ final class ResourceLimitGate {
     private static ResourceLimitGate create() {
         try {
             Path dir = Files.createTempDirectory("posix-spawn-jruby-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            // deleteOnExit deletes in the reverse order of registration: the FIFO first, then its (then empty) directory.
+            dir.toFile().deleteOnExit();
             File fifo = dir.resolve("gate").toFile();
             byte[] path = fifo.getPath().getBytes(StandardCharsets.UTF_8);
             try (NativeBlock mem = new NativeBlock(NativeBlock.align(path.length + 1))) {
                 if (Native.extra().mkfifo(mem.cString(path), 0600) != 0) return new ResourceLimitGate(null, SpawnError.errno(Native.errno(), "mkfifo " + fifo));
             }
             fifo.deleteOnExit();
-            dir.toFile().deleteOnExit();
             return new ResourceLimitGate(path, null);
         } catch (IOException e) {
             return new ResourceLimitGate(null, SpawnError.unsupported("cannot create the rlimit gate: " + e.getMessage()));
