@@ -33,7 +33,7 @@ public final class Constants {
             EAGAIN = HERE ? P.EAGAIN : -1, ECHILD = HERE ? P.ECHILD : -1, EPIPE = HERE ? P.EPIPE : -1, ENXIO = HERE ? P.ENXIO : -1,
             ENOMEM = HERE ? P.ENOMEM : -1, EINVAL = HERE ? P.EINVAL : -1, ENAMETOOLONG = HERE ? P.ENAMETOOLONG : -1;
 
-    public static final int SIGKILL = HERE ? P.SIGKILL : -1, SIGTERM = HERE ? P.SIGTERM : -1;
+    public static final int SIGKILL = HERE ? P.SIGKILL : -1, SIGTERM = HERE ? P.SIGTERM : -1, SIGPIPE = HERE ? P.SIGPIPE : -1;
     public static final int WNOHANG = HERE ? P.WNOHANG : 0;
 
     /** 0 where this libc has none (FreeBSD); see Features.setsid. */

@@ -31,7 +31,7 @@ public final class PlatformProfile {
     /** -1 where the OS cannot resize a pipe. */
     public final int F_SETPIPE_SZ;
     public final int WNOHANG;
-    public final int SIGKILL, SIGTERM;
+    public final int SIGKILL, SIGTERM, SIGPIPE;
     public final int ENOENT, ENOEXEC, EINTR, EAGAIN, ECHILD, EPIPE, EBADF, ENOTDIR, EACCES, EPERM, ENXIO, ENOMEM, EINVAL, ENAMETOOLONG;
 
     // From the table; -1 (or 0 for a flag) where the OS has no such thing.
@@ -103,6 +103,7 @@ public final class PlatformProfile {
         WNOHANG = c.get("WaitFlags", "WNOHANG");
         SIGKILL = c.get("Signal", "SIGKILL");
         SIGTERM = c.get("Signal", "SIGTERM");
+        SIGPIPE = c.get("Signal", "SIGPIPE");
         ENOENT = c.get("Errno", "ENOENT");
         ENOEXEC = c.get("Errno", "ENOEXEC");
         EINTR = c.get("Errno", "EINTR");
