@@ -18,16 +18,75 @@ RSpec.describe 'signals and children' do
   end
 
   { 'posix_spawn' => {}, 'the FS thread' => { umask: 0o022 }, 'the rlimit gate' => { rlimit_core: 0 } }.each do |route, options|
-    it "starts the child (through #{route}) with an empty signal mask and no ignored signal" do
+    it "starts the child (through #{route}) with an empty signal mask, ignoring only what the JVM was started ignoring" do
       pid = POSIX::Spawn.spawn('sleep', '30', options)
       # Until it execs, /proc shows the spawning copy; sleep's own status has the name "sleep".
       Timeout.timeout(30) { sleep 0.01 until ProcessResources.program_name(pid) == 'sleep' }
-      expect(ProcessResources.signal_sets(pid)).to eq(blocked: 0, ignored: 0)
+      expect(ProcessResources.signal_sets(pid)).to eq(blocked: 0, ignored: inherited_ignored.hex)
     ensure
       if pid
         OwnProcesses.kill(:KILL, pid)
         Process.wait(pid)
       end
+    end
+  end
+
+  # What each route's child is given, printed as "route ignored-set" lines by the Ruby that runs it: MRI or, with
+  # the drop-in, JRuby (Child where the gem is there). Every route's child reads its own /proc status.
+  SIGIGN_SCRIPT = <<~'RUBY'.freeze
+    require 'open3'
+    require 'pty'
+    report = 'grep SigIgn /proc/self/status'
+    ignored = ->(text) { text[/SigIgn:\s*(\h+)/, 1].hex }
+    read = lambda do |**options|
+      r, w = IO.pipe
+      pid = Process.spawn(report, out: w, **options)
+      w.close
+      Process.wait(pid)
+      r.read
+    end
+    routes = {
+      'self' => -> { File.read('/proc/self/status') },
+      'spawn' => -> { read.call },
+      'spawn, the FS thread' => -> { read.call(umask: 0o022) },
+      'spawn, the rlimit gate' => -> { read.call(rlimit_core: 0) },
+      'system' => -> { Tempfile.create { |f| system(report, out: f.path); File.read(f.path) } },
+      'backtick' => -> { `#{report}` },
+      'popen' => -> { IO.popen(report, &:read) },
+      'capture2' => -> { Open3.capture2(report).first },
+      'pty' => -> { PTY.spawn(report) { |master, _, pid| return master.gets.tap { Process.wait(pid) } } }
+    }
+    routes['Child'] = -> { POSIX::Spawn::Child.new(report).out } if defined?(POSIX::Spawn::Child)
+    require 'tempfile'
+    routes.each { |route, run| puts "#{route} #{ignored.call(run.call)}" }
+  RUBY
+
+  describe 'under a parent that ignores SIGHUP, SIGINT, SIGQUIT, SIGUSR1 and SIGPIPE (nohup, a background job)', if: File.directory?('/proc/self') do
+    def bits(*names) = names.sum { |name| 1 << (Signal.list.fetch(name) - 1) }
+
+    def run_ignoring(ruby)
+      IO.popen(['env', '--ignore-signal=HUP,INT,QUIT,USR1,PIPE', *ruby, '-e', SIGIGN_SCRIPT], err: File::NULL, &:read)
+        .lines.to_h { |line| line.chomp.reverse.split(' ', 2).map(&:reverse).reverse }.transform_values(&:to_i)
+    end
+
+    before do
+      skip 'needs env --ignore-signal (coreutils 8.31+)' unless system('env', '--ignore-signal=HUP', 'true', err: File::NULL)
+    end
+
+    let(:routes) { ['spawn', 'spawn, the FS thread', 'spawn, the rlimit gate', 'system', 'backtick', 'popen', 'capture2', 'pty', 'Child'] }
+
+    it 'gives every child what MRI\'s gets: those signals still ignored, but SIGPIPE, reset as MRI resets it' do
+      lib = File.expand_path('../../lib', __dir__)
+      jruby = run_ignoring([*JRubyLauncher.command, '-I', lib, '-rposix/spawn/kernel', '-rposix/spawn'])
+      # The JVM takes SIGQUIT (thread dumps) and SIGPIPE for itself as it starts, ignored or not: what it kept
+      # (of the standard signals: JRuby's own IO.popen, which started it, leaves glibc's signal 32 ignored).
+      expect(jruby.delete('self') & 0x7fff_ffff).to eq(bits('HUP', 'INT', 'USR1'))
+      expect(jruby).to eq(routes.to_h { |route| [route, bits('HUP', 'INT', 'USR1')] })
+      skip 'MRI (/usr/bin/ruby), the oracle, is not installed' unless File.executable?('/usr/bin/ruby')
+      mri = run_ignoring(['/usr/bin/ruby']).transform_values { |set| set & 0x7fff_ffff } # JRuby's IO.popen's 32 and 33 as above
+      expect(mri.delete('self')).to eq(bits('HUP', 'INT', 'QUIT', 'USR1', 'PIPE'))
+      # MRI keeps SIGQUIT ignored too: the JVM replaced its ignore before any Ruby ran, and keeps no record of it.
+      expect(mri).to eq((routes - ['Child']).to_h { |route| [route, bits('HUP', 'INT', 'QUIT', 'USR1')] })
     end
   end
 
@@ -62,8 +121,10 @@ RSpec.describe 'signals and children' do
     it "stops both Childs, a :pgroup_kill one with its grandchildren, when Ctrl-C stops JRuby (#{handling})" do
       sleep_command = ['sleep', format('300.%06d', rand(1_000_000))]
       reader, writer = IO.pipe
-      # POSIX::Spawn.spawn gives JRuby default signal actions (a shell may have set SIGINT to ignored).
-      jruby = POSIX::Spawn.spawn(*JRubyLauncher.command, '-I', File.expand_path('../../lib', __dir__), '-e',
+      # A JRuby started with SIGINT ignored (this one's, by a shell running it in the background) can never trap
+      # it: the JVM leaves an ignored SIGINT alone. env puts it back to its default.
+      int_ignored = ProcessResources.signal_sets(Process.pid)[:ignored][Signal.list.fetch('INT') - 1] == 1
+      jruby = POSIX::Spawn.spawn(*(int_ignored ? %w[env --default-signal=INT] : []), *JRubyLauncher.command, '-I', File.expand_path('../../lib', __dir__), '-e',
                                  ctrl_c_script(sleep_command, trapped), out: writer, err: File::NULL)
       writer.close
       # Generous bounds, for a JRuby starting on a loaded machine: they only keep a hang from lasting.

@@ -118,4 +118,19 @@ RSpec.describe POSIX::Spawn::Kernel do
       expect(out).to include('made-up filenos').and end_with('false')
     end
   end
+
+  it 'changes nothing in ENV or in what a child sees by being required (JRuby\'s pty sets LIBFIXPOSIX_PATH as it loads)' do
+    lib = File.expand_path('../../lib', __dir__)
+    script = <<~RUBY
+      require 'json'
+      before = ENV.to_h
+      require 'posix/spawn/kernel'
+      seen = IO.popen(['env', '-0'], &:read).split("\\0").to_h { |pair| pair.split('=', 2) }
+      print JSON.generate(before: before, after: ENV.to_h, child: seen)
+    RUBY
+    env = ENV.to_h.reject { |name, _| name == 'LIBFIXPOSIX_PATH' }
+    report = JSON.parse(IO.popen(env, [*JRubyLauncher.command, '-I', lib, '-e', script], unsetenv_others: true, &:read)[/\{.*/m])
+    expect(report['after']).to eq(report['before'])
+    expect(report['child']).to eq(report['before'])
+  end
 end

@@ -157,6 +157,12 @@ module ChildReport
     child_output(*[env].compact, *ChildReport.command(:cwd), **options).chomp
   end
 
+  # The SigIgn a child of this process is given, as child_status reports it: what this process ignores (a shell
+  # that ran it in the background ignores SIGINT and SIGQUIT; nohup SIGHUP) but SIGPIPE, as MRI's child.
+  def inherited_ignored
+    format('%016x', ProcessResources.signal_sets(Process.pid)[:ignored] & ~(1 << (Signal.list.fetch('PIPE') - 1)))
+  end
+
   # The child's status as a Hash: "Umask" => "0022", "SigBlk" => "0000000000000000", "SigIgn" => ... (more
   # keys on the /proc route).
   def child_status(**options)

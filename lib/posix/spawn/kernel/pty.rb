@@ -2,10 +2,15 @@ require 'etc'
 require 'posix/spawn/arguments'
 require 'posix/spawn/kernel'
 require 'posix/spawn/pty'
+# JRuby's pty loads libfixposix, whose loader sets LIBFIXPOSIX_PATH in ENV (read once, as it loads): put ENV
+# back, so that installing the drop-in changes nothing a child sees.
+environment = ENV.to_h
 begin
   require 'pty'
 rescue LoadError
   nil # a JRuby without PTY: nothing to replace
+ensure
+  ENV.replace(environment) unless ENV.to_h == environment
 end
 
 module POSIX

@@ -42,6 +42,9 @@ int main(void) {
     CONST("POLLOUT", POLLOUT);
     CONST("POLLPRI", POLLPRI);
     CONST("CLONE_FS", CLONE_FS);
+    CONST("F_SETOWN", F_SETOWN);
+    CONST("F_SETSIG", F_SETSIG);
+    CONST("O_ASYNC", O_ASYNC);
 #ifdef SYS_pidfd_open
     CONST("SYS_pidfd_open", SYS_pidfd_open);
 #endif

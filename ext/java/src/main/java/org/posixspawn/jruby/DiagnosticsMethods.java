@@ -8,6 +8,7 @@ import org.jruby.runtime.builtin.IRubyObject;
 import org.posixspawn.jruby.os.child.Reaper;
 import org.posixspawn.jruby.os.libc.Features;
 import org.posixspawn.jruby.os.libc.Trace;
+import org.posixspawn.jruby.os.spawn.Spawner;
 
 /**
  * POSIX::Spawn::Native's diagnostics, internal, for the specs and for users working around a broken libc:
@@ -77,6 +78,13 @@ public final class DiagnosticsMethods {
         } catch (IllegalArgumentException e) {
             throw context.runtime.newArgumentError(e.getMessage());
         }
+        return context.nil;
+    }
+
+    /** Native.hold_at_gate(hold): keep each child an rlimit spawn makes at the gate until cleared (the lifeline's spec). */
+    @JRubyMethod(module = true)
+    public static IRubyObject hold_at_gate(ThreadContext context, IRubyObject self, IRubyObject hold) {
+        Spawner.holdAtGate(hold.isTrue());
         return context.nil;
     }
 

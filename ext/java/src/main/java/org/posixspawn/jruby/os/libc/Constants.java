@@ -33,7 +33,7 @@ public final class Constants {
             EAGAIN = HERE ? P.EAGAIN : -1, ECHILD = HERE ? P.ECHILD : -1, EPIPE = HERE ? P.EPIPE : -1, ENXIO = HERE ? P.ENXIO : -1,
             ENOMEM = HERE ? P.ENOMEM : -1, EINVAL = HERE ? P.EINVAL : -1, ENAMETOOLONG = HERE ? P.ENAMETOOLONG : -1;
 
-    public static final int SIGKILL = HERE ? P.SIGKILL : -1, SIGTERM = HERE ? P.SIGTERM : -1;
+    public static final int SIGKILL = HERE ? P.SIGKILL : -1, SIGTERM = HERE ? P.SIGTERM : -1, SIGPIPE = HERE ? P.SIGPIPE : -1;
     public static final int WNOHANG = HERE ? P.WNOHANG : 0;
 
     /** 0 where this libc has none (FreeBSD); see Features.setsid. */
@@ -59,6 +59,7 @@ public final class Constants {
 
     /** Linux: unshare(2)'s flag for a thread of its own cwd and umask; -1 elsewhere. */
     public static final int CLONE_FS = HERE ? P.CLONE_FS : -1;
+    public static final int F_SETOWN = HERE ? P.F_SETOWN : -1, F_SETSIG = HERE ? P.F_SETSIG : -1, O_ASYNC = HERE ? P.O_ASYNC : -1;
     /** pidfd_open(2) and pidfd_send_signal(2) (Linux x86_64 and aarch64), or -1. */
     public static final long PIDFD_OPEN_SYSCALL = HERE ? P.SYS_PIDFD_OPEN : -1, PIDFD_SEND_SIGNAL_SYSCALL = HERE ? P.SYS_PIDFD_SEND_SIGNAL : -1;
     /** epoll (Linux), for the reaper. */

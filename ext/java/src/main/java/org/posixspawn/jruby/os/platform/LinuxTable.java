@@ -29,6 +29,9 @@ final class LinuxTable {
                 .put("POLLOUT", 0x004, "glibc bits/poll.h:27; musl include/poll.h:14")
                 .put("POLLPRI", 0x002, "glibc bits/poll.h:26; musl include/poll.h:13")
                 .put("CLONE_FS", 0x200, "glibc bits/sched.h:44; musl include/sched.h:54")
+                .put("F_SETOWN", 8, "glibc bits/fcntl-linux.h:174; linux include/uapi/asm-generic/fcntl.h:110")
+                .put("F_SETSIG", 10, "glibc bits/fcntl-linux.h:184; linux include/uapi/asm-generic/fcntl.h:114")
+                .put("O_ASYNC", 0x2000, "glibc bits/fcntl-linux.h:72 (020000); linux include/uapi/asm-generic/fcntl.h:45 (FASYNC)")
                 .put("SYS_pidfd_open", 434, cpu == Platform.CPU.AARCH64
                         ? "linux asm-generic/unistd.h:845; musl arch/aarch64/bits/syscall.h.in:290"
                         : "linux asm/unistd_64.h:349; musl arch/x86_64/bits/syscall.h.in:346")

@@ -31,7 +31,7 @@ public final class PlatformProfile {
     /** -1 where the OS cannot resize a pipe. */
     public final int F_SETPIPE_SZ;
     public final int WNOHANG;
-    public final int SIGKILL, SIGTERM;
+    public final int SIGKILL, SIGTERM, SIGPIPE;
     public final int ENOENT, ENOEXEC, EINTR, EAGAIN, ECHILD, EPIPE, EBADF, ENOTDIR, EACCES, EPERM, ENXIO, ENOMEM, EINVAL, ENAMETOOLONG;
 
     // From the table; -1 (or 0 for a flag) where the OS has no such thing.
@@ -45,6 +45,8 @@ public final class PlatformProfile {
     public final int PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, MREMAP_MAYMOVE, MADV_FREE, MADV_HUGEPAGE;
     public final short POLLIN, POLLOUT;
     public final int CLONE_FS;
+    /** Linux: a signal the kernel sends a descriptor's owner (F_SETOWN, F_SETSIG, O_ASYNC), the rlimit gate's lifeline. */
+    public final int F_SETOWN, F_SETSIG, O_ASYNC;
     public final long SYS_PIDFD_OPEN;
     /** Bytes of sigset_t, posix_spawnattr_t and posix_spawn_file_actions_t (a pointer where libc allocates the real one). */
     public final int SIZEOF_SIGSET, SIZEOF_SPAWNATTR, SIZEOF_FILE_ACTIONS;
@@ -103,6 +105,7 @@ public final class PlatformProfile {
         WNOHANG = c.get("WaitFlags", "WNOHANG");
         SIGKILL = c.get("Signal", "SIGKILL");
         SIGTERM = c.get("Signal", "SIGTERM");
+        SIGPIPE = c.get("Signal", "SIGPIPE");
         ENOENT = c.get("Errno", "ENOENT");
         ENOEXEC = c.get("Errno", "ENOEXEC");
         EINTR = c.get("Errno", "EINTR");
@@ -134,6 +137,9 @@ public final class PlatformProfile {
         POLLIN = (short) table.get("POLLIN");
         POLLOUT = (short) table.get("POLLOUT");
         CLONE_FS = (int) table.get("CLONE_FS");
+        F_SETOWN = (int) table.get("F_SETOWN");
+        F_SETSIG = (int) table.get("F_SETSIG");
+        O_ASYNC = (int) table.get("O_ASYNC");
         SYS_PIDFD_OPEN = table.get("SYS_pidfd_open");
         SIZEOF_SIGSET = (int) table.get("sizeof(sigset_t)");
         SIZEOF_SPAWNATTR = (int) table.get("sizeof(posix_spawnattr_t)");

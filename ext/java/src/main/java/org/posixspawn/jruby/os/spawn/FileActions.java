@@ -42,15 +42,15 @@ final class FileActions {
 
     /**
      * Adds the plan's actions to {@code actions} (initialised). {@code gate}, if not null, is a FIFO the child
-     * opens first (see {@link ResourceLimitGate}); {@code terminal}, if not null, the plan's terminal (see
+     * opens first, on {@code gateFd} (see {@link ResourceLimitGate}); {@code terminal}, if not null, the plan's terminal (see
      * {@link TerminalActions}); {@code chdir}, if not null, the directory it changes to last.
      */
-    static void add(LibC libc, Pointer actions, SpawnPlan plan, RedirectFiles files, Closing closing, Pointer gate, Pointer terminal,
-            Pointer chdir) throws SpawnError {
-        new FileActions(libc, actions, plan).addAll(files, closing, gate, terminal, chdir);
+    static void add(LibC libc, Pointer actions, SpawnPlan plan, RedirectFiles files, Closing closing, Pointer gate, int gateFd,
+            Pointer terminal, Pointer chdir) throws SpawnError {
+        new FileActions(libc, actions, plan).addAll(files, closing, gate, gateFd, terminal, chdir);
     }
 
-    private void addAll(RedirectFiles files, Closing closing, Pointer gate, Pointer terminal, Pointer chdir) throws SpawnError {
+    private void addAll(RedirectFiles files, Closing closing, Pointer gate, int gateFd, Pointer terminal, Pointer chdir) throws SpawnError {
         int n = plan.redirects.size();
         int[] source = new int[n];
         Set<Integer> targets = new HashSet<>();
@@ -65,11 +65,7 @@ final class FileActions {
         for (int fd : plan.inherited) highest = Math.max(highest, fd); // the spare ones below must not land on them
 
         int spare = highest + 1;
-        if (gate != null) {
-            // Blocks here until ResourceLimitGate has set the limits; on a descriptor no redirect uses.
-            check(libc.posix_spawn_file_actions_addopen(actions, spare, gate, Constants.O_RDONLY, 0));
-            check(libc.posix_spawn_file_actions_addclose(actions, spare));
-        }
+        if (gate != null) addGate(gate, gateFd);
         if (terminal != null) TerminalActions.add(libc, actions, terminal, plan);
         // A source that another redirect overwrites is first copied above every fd in play (MRI: run_exec_dup2's tmp fds).
         Map<Integer, Integer> moved = new HashMap<>();
@@ -110,6 +106,27 @@ final class FileActions {
             }
         }
         if (chdir != null) check(libc.posix_spawn_file_actions_addchdir_np(actions, chdir));
+    }
+
+    /**
+     * The rlimit gate: the open that holds the child until {@link ResourceLimitGate} has set its limits. The
+     * child must not keep {@code gateFd}, the lifeline's write end: closed, that number keeps stdin while the
+     * gate is opened on 0. 0 is the lowest number, so the open takes it in any descriptor table and needs no
+     * dup2 (which the new limits, set while the open sleeps, would refuse above them); putting stdin back on 0
+     * is a dup2 under every limit but 0.
+     */
+    private void addGate(Pointer gate, int gateFd) throws SpawnError {
+        boolean stdin = libc.fcntl(0, Constants.F_GETFD, 0) != -1;
+        check(libc.posix_spawn_file_actions_addclose(actions, gateFd));
+        if (stdin) check(libc.posix_spawn_file_actions_adddup2(actions, 0, gateFd));
+        check(libc.posix_spawn_file_actions_addclose(actions, 0));
+        check(libc.posix_spawn_file_actions_addopen(actions, 0, gate, Constants.O_RDONLY, 0));
+        if (stdin) {
+            check(libc.posix_spawn_file_actions_adddup2(actions, gateFd, 0));
+            check(libc.posix_spawn_file_actions_addclose(actions, gateFd));
+        } else {
+            check(libc.posix_spawn_file_actions_addclose(actions, 0));
+        }
     }
 
     private void check(int err) throws SpawnError {

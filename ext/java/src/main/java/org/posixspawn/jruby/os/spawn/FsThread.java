@@ -77,8 +77,7 @@ final class FsThread {
     /** The pids of the live (or unreaped) children this thread spawned. */
     Set<Long> children() throws SpawnError {
         Set<Long> pids = new HashSet<>();
-        if (Native.extra().lseek(childrenFd, 0, Constants.SEEK_SET) < 0) throw SpawnError.errno(Native.errno(), "/proc/thread-self/children");
-        String list = readAll(childrenFd, "/proc/thread-self/children");
+        String list = readFrom(childrenFd, "/proc/thread-self/children");
         for (String pid : list.trim().split(" ")) if (!pid.isEmpty()) pids.add(Long.parseLong(pid));
         return pids;
     }
@@ -96,13 +95,19 @@ final class FsThread {
         }
     }
 
-    private static int openProcFile(String path) throws SpawnError {
+    static int openProcFile(String path) throws SpawnError {
         byte[] name = path.getBytes(StandardCharsets.US_ASCII);
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(name.length + 1))) {
             int fd = Native.libc.open(mem.cString(name), Constants.O_RDONLY | Constants.O_CLOEXEC, 0);
             if (fd < 0) throw SpawnError.errno(Native.errno(), path);
             return fd;
         }
+    }
+
+    /** The whole text of the /proc file open on {@code fd}, read again from its start. */
+    static String readFrom(int fd, String path) throws SpawnError {
+        if (Native.extra().lseek(fd, 0, Constants.SEEK_SET) < 0) throw SpawnError.errno(Native.errno(), path);
+        return readAll(fd, path);
     }
 
     private static String readAll(int fd, String path) throws SpawnError {

@@ -43,7 +43,7 @@ final class PlainSetup {
             actionsReady = attrReady && Native.libc.posix_spawn_file_actions_init(actions) == 0;
             if (actionsReady) {
                 SpawnAttributes.set(Native.libc, Native.PROFILE, attr, plan, Closing.CLOSEFROM, mem);
-                FileActions.add(Native.libc, actions, plan, files, Closing.CLOSEFROM, null, null, null);
+                FileActions.add(Native.libc, actions, plan, files, Closing.CLOSEFROM, null, -1, null, null);
                 shared = new Pointer[] { attr, actions };
                 return shared;
             }

@@ -42,23 +42,28 @@ public final class Spawner {
             Closing closing = Closing.choose(plan);
             long pid;
             if (route == SpawnRoute.POSIX_SPAWN) {
-                pid = posixSpawn(plan, executable, files, closing, needsChdir, null);
+                pid = posixSpawn(plan, executable, files, closing, needsChdir, null, -1);
             } else {
                 FsThread fs = FsThread.get();
                 if (fs == null) throw SpawnError.unsupported(refusal(plan, Native.PROFILE));
                 if (plan.rlimits.isEmpty()) {
                     pid = fs.call(() -> {
                         fs.prepare(plan);
-                        return posixSpawn(plan, executable, files, closing, false, null);
+                        return posixSpawn(plan, executable, files, closing, false, null, -1);
                     });
                 } else {
-                    pid = ResourceLimitGate.get().spawn(fs, plan, gate -> posixSpawn(plan, executable, files, closing, false, gate));
+                    pid = ResourceLimitGate.get().spawn(fs, plan, (gate, gateFd) -> posixSpawn(plan, executable, files, closing, false, gate, gateFd));
                 }
             }
             route.record();
             closing.record();
             return pid;
         }
+    }
+
+    /** Diagnostics: whether the rlimit gate keeps each child it holds until told otherwise (see ResourceLimitGate's lifeline). */
+    public static void holdAtGate(boolean hold) {
+        ResourceLimitGate.holding = hold;
     }
 
     /**
@@ -98,12 +103,12 @@ public final class Spawner {
     }
 
     /**
-     * One posix_spawn from this thread; {@code gate}, if not null, is a FIFO the child opens first (see
-     * ResourceLimitGate). The envp is the kept native one when ENV is unchanged (NativeEnvironment), and a
+     * One posix_spawn from this thread; {@code gate}, if not null, is a FIFO the child opens first, on
+     * {@code gateFd} (see ResourceLimitGate). The envp is the kept native one when ENV is unchanged (NativeEnvironment), and a
      * plain plan uses the shared attributes and file actions (PlainSetup); anything else is set up here.
      */
-    static long posixSpawn(SpawnPlan plan, byte[] executable, RedirectFiles files, Closing closing, boolean chdirAction, byte[] gate)
-            throws SpawnError {
+    static long posixSpawn(SpawnPlan plan, byte[] executable, RedirectFiles files, Closing closing, boolean chdirAction, byte[] gate,
+            int gateFd) throws SpawnError {
         Pointer[] plain = PlainSetup.applies(plan, closing, chdirAction, gate) ? PlainSetup.get(plan, files) : null;
         long size = NativeBlock.align(8) + NativeBlock.sizeOfArray(plan.argv) + NativeBlock.align(executable.length + 1)
                 + (plain != null ? 0 : Constants.SPAWNATTR_SIZE + Constants.FILE_ACTIONS_SIZE + 2L * Constants.SIGSET_SIZE
@@ -123,7 +128,7 @@ public final class Spawner {
                     boolean gap = closing.waitsForTheCloexecGap();
                     if (gap) Pipe.CLOEXEC_GAP.readLock().lock();
                     try {
-                        FileActions.add(Native.libc, actions, plan, files, closing, gate == null ? null : mem.cString(gate),
+                        FileActions.add(Native.libc, actions, plan, files, closing, gate == null ? null : mem.cString(gate), gateFd,
                                 plan.terminal == null ? null : mem.cString(plan.terminal), chdirAction ? mem.cString(plan.cwd) : null);
                         return call(pid, plan, executable, actions, attr, envp.envp, mem);
                     } finally {

@@ -36,7 +36,7 @@ class CloexecDefaultPlanTest {
             Native.libc.posix_spawnattr_init(attr);
             try {
                 SpawnAttributes.set(recording.libc, DARWIN, attr, plan, closing, mem);
-                FileActions.add(recording.libc, actions, plan, files, closing, null, null, null);
+                FileActions.add(recording.libc, actions, plan, files, closing, null, -1, null, null);
             } finally {
                 Native.libc.posix_spawnattr_destroy(attr);
             }

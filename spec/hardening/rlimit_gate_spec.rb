@@ -1,0 +1,106 @@
+require 'spec_helper'
+require 'tmpdir'
+require 'timeout'
+
+# The rlimit gate (ResourceLimitGate) holds a child between its creation and its exec while its limits are
+# set: whatever the program, the limits and the JVM's fate, the spawn returns and no held child is left.
+RSpec.describe 'the rlimit gate', if: File.directory?('/proc/self') do
+  let(:lib) { File.expand_path('../../lib', __dir__) }
+
+  # Runs `script` in a JRuby of its own with the gem, bounded: a hang ends in a TERM after `seconds`.
+  def jruby_output(script, seconds = 120)
+    IO.popen(['timeout', seconds.to_s, *JRubyLauncher.command, '-I', lib, '-rposix/spawn', '-e', script], err: %i[child out], &:read)
+  end
+
+  it 'runs a script without #! under /bin/sh, as MRI does, and returns (the shell\'s child passes the gate too)' do
+    Dir.mktmpdir do |dir|
+      File.write(File.join(dir, 'script'), "echo \"ran $0\"\nexit 3\n")
+      File.chmod(0o755, File.join(dir, 'script'))
+      script = <<~RUBY
+        r, w = IO.pipe
+        pid = POSIX::Spawn.spawn('./script', rlimit_core: 0, rlimit_nofile: 64, chdir: #{dir.inspect}, out: w)
+        w.close
+        Process.wait(pid)
+        puts "\#{r.read.chomp} \#{$?.exitstatus} \#{`#{ChildReport.command(:limits).join(' ')} 2>/dev/null`.empty?}"
+      RUBY
+      out = jruby_output(script)
+      expect(out).to end_with("ran ./script 3 false\n")
+      if File.executable?('/usr/bin/ruby')
+        mri = IO.popen(['/usr/bin/ruby', '-e', script.sub('POSIX::Spawn.spawn', 'Process.spawn')], err: %i[child out], &:read)
+        expect(out).to end_with(mri)
+      end
+    end
+  end
+
+  # MRI's child sets the limits, then its redirects, then execs: under RLIMIT_NOFILE 3 the dynamic loader of
+  # /bin/sh cannot open libc (127); 4 and up run. The gate takes its descriptor before the limits, so the same.
+  it 'gives every small :rlimit_nofile what MRI does, 30 times each, with and without a redirect' do
+    script = <<~'RUBY'
+      spawner = defined?(POSIX::Spawn) ? POSIX::Spawn : Process
+      (3..8).each do |n|
+        [{}, { err: File::NULL }].each do |redirect|
+          outcomes = Array.new(30) do
+            Process.wait(spawner.spawn('/bin/sh', '-c', ':', rlimit_nofile: n, **redirect))
+            $?.exitstatus
+          rescue SystemCallError => e
+            e.message
+          end
+          puts "#{n} #{redirect.keys.inspect} #{outcomes.tally.sort_by(&:to_s).inspect}"
+        end
+      end
+    RUBY
+    expected = (3..8).flat_map { |n| [[], [:err]].map { |keys| "#{n} #{keys.inspect} #{[[n == 3 ? 127 : 0, 30]].inspect}" } }
+    # Started by the gem, each Ruby has 0, 1 and 2 alone open, whatever this JVM has.
+    report = lambda do |ruby|
+      r, w = IO.pipe
+      pid = POSIX::Spawn.spawn(*ruby, '-e', script, out: w, err: File::NULL)
+      w.close
+      r.read.lines(chomp: true).tap { Process.wait(pid) }
+    ensure
+      r&.close
+    end
+    expect(report.call([*JRubyLauncher.command, '-I', lib, '-rposix/spawn'])).to eq(expected)
+    expect(report.call(['/usr/bin/ruby'])).to eq(expected) if File.executable?('/usr/bin/ruby')
+  end
+
+  it 'lets no child it holds outlive the JVM: one held when the JVM is killed dies with it' do
+    script = <<~'RUBY'
+      POSIX::Spawn::Native.hold_at_gate(true)
+      Thread.new { POSIX::Spawn.spawn('sleep', '300', rlimit_core: 0) }
+      held = nil
+      sleep 0.01 until (held = Dir.glob('/proc/self/task/*/children').flat_map { |f| File.read(f).split }.first)
+      sleep 0.01 until File.read("/proc/#{held}/stat")[/\) (\S)/, 1] == 'S'
+      puts held
+      $stdout.flush
+      sleep
+    RUBY
+    reader, writer = IO.pipe
+    # In a group of its own, so that a held child it leaves behind (orphaned) is still the test's to kill.
+    group = jruby = POSIX::Spawn.spawn(*JRubyLauncher.command, '-I', lib, '-rposix/spawn', '-e', script, out: writer, err: File::NULL, pgroup: true)
+    writer.close
+    held = Integer(Timeout.timeout(120) { reader.gets })
+    expect(ProcessResources.stat(held)[:state]).to eq('S')
+    expect(ProcessResources.program_name(held)).not_to eq('sleep') # held before its exec
+    OwnProcesses.kill(:KILL, jruby)
+    Process.wait(jruby)
+    jruby = nil
+    expect(ProcessResources.wait_until_gone(held, 10)).to be(true)
+  ensure
+    reader&.close
+    if jruby
+      OwnProcesses.kill(:KILL, jruby)
+      Process.wait(jruby)
+    end
+    OwnProcesses.kill(:KILL, held, in_group: group) if held
+  end
+
+  it 'leaves nothing in the temporary directory of a JVM that used it, once that JVM has exited' do
+    Dir.mktmpdir do |tmp|
+      script = "require 'posix/spawn'; Process.wait(POSIX::Spawn.spawn('true', rlimit_core: 0)); p $?.success?"
+      out = IO.popen({ 'TMPDIR' => tmp }, [*JRubyLauncher.command(["-Djava.io.tmpdir=#{tmp}"]), '-I', lib, '-e', script],
+                     err: %i[child out], &:read)
+      expect(out).to eq("true\n")
+      expect(Dir.children(tmp)).to eq([])
+    end
+  end
+end
