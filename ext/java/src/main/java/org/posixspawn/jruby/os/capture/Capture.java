@@ -45,7 +45,7 @@ public final class Capture implements AutoCloseable {
     private final long max;      // bytes of stdout + stderr, or -1
     private final ByteBuffer input;
     private final PollSet pollfds = new PollSet(5);
-    private Pointer status; // for a reap of our own
+    private Pointer status; // for a reap of our own: malloc'd when the pidfd first fires, freed by close
     private final CaptureBuffer out = new CaptureBuffer(), err = new CaptureBuffer();
     private final Object wakeLock = new Object();
     private volatile boolean wakeupAsked; // by wakeup(), not by the reaper's word of the end
@@ -250,6 +250,8 @@ public final class Capture implements AutoCloseable {
             wakeRead = wakeWrite = -1;
         }
         pollfds.close();
+        if (status != null) Native.libc.free(status);
+        status = null;
         out.finish();
         err.finish();
     }

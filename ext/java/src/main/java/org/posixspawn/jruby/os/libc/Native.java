@@ -39,7 +39,7 @@ public final class Native {
         return com.kenai.jffi.Library.getDefault().getSymbolAddress(symbol) != 0L;
     }
 
-    /** malloc, or OutOfMemoryError: small blocks for one call, like the JVM's own allocations. */
+    /** malloc, or OutOfMemoryError: small blocks for one call, like the JVM's own allocations; each has one owner that frees it (doc/native-memory.md). */
     public static Pointer allocate(long size) {
         Pointer p = libc.malloc(size);
         if (p == null || p.address() == 0) throw new OutOfMemoryError("malloc(" + size + ") failed");

@@ -48,13 +48,6 @@ final class PathWatch {
     private final AtomicLong generation = new AtomicLong();
     private final Map<Dir, Integer> watched = new ConcurrentHashMap<>();
     private final Map<Integer, Dir> byDescriptor = new ConcurrentHashMap<>();
-    /** Each thread's pollfd pair (poll writes the results into it) and readlink buffer. */
-    private final ThreadLocal<Scratch> scratch = new ThreadLocal<Scratch>() {
-        @Override
-        protected Scratch initialValue() {
-            return new Scratch();
-        }
-    };
 
     private PathWatch(InotifyCalls calls, int inotify, int mounts) {
         this.calls = calls;
@@ -93,32 +86,52 @@ final class PathWatch {
      * is reading changes (then nothing is trusted or cached).
      */
     long generation() {
-        Scratch s = scratch.get();
-        if (calls.poll(s.pollfds, 2, 0) != 0) refresh(); // -1 (EINTR...) too: the safe way
+        if (changed()) refresh();
         long g = generation.get();
         return (g & 1) == 0 ? g : -1;
+    }
+
+    /**
+     * Whether either descriptor has something waiting (-1, EINTR..., too: the safe way). The pollfd pair is
+     * this call's own block (poll writes the results into it): a malloc and a free beside a system call,
+     * and no memory kept per thread.
+     */
+    private boolean changed() {
+        try (NativeBlock mem = new NativeBlock(2L * Constants.POLLFD_SIZE)) {
+            Pointer pollfds = mem.reserve(2L * Constants.POLLFD_SIZE);
+            pollfds.putInt(0, inotify);
+            pollfds.putShort(4, Constants.POLLIN);
+            pollfds.putShort(6, (short) 0);
+            pollfds.putInt(Constants.POLLFD_SIZE, mounts);
+            pollfds.putShort(Constants.POLLFD_SIZE + 4, Constants.POLLPRI);
+            pollfds.putShort(Constants.POLLFD_SIZE + 6, (short) 0);
+            return calls.poll(pollfds, 2, 0) != 0;
+        }
     }
 
     /** Reads every waiting event, forgetting the watches the kernel dropped; the generation moves on by two. */
     private synchronized void refresh() {
         generation.incrementAndGet();
-        Pointer events = scratch.get().events();
-        long n;
-        while ((n = calls.read(inotify, events, EVENTS)) > 0) {
-            for (long at = 0; at + 16 <= n; at += 16 + events.getInt(at + 12)) {
-                int mask = events.getInt(at + 4);
-                if ((mask & Constants.IN_Q_OVERFLOW) != 0) {
-                    // Events were lost, IN_IGNORED among them perhaps: every directory is watched afresh (adding
-                    // a watch a directory still has gives its descriptor back).
-                    watched.clear();
-                    byDescriptor.clear();
-                } else if ((mask & Constants.IN_IGNORED) != 0) {
-                    Dir dir = byDescriptor.remove(events.getInt(at));
-                    if (dir != null) watched.remove(dir);
+        try (NativeBlock mem = new NativeBlock(EVENTS)) {
+            Pointer events = mem.reserve(EVENTS);
+            long n;
+            while ((n = calls.read(inotify, events, EVENTS)) > 0) {
+                for (long at = 0; at + 16 <= n; at += 16 + events.getInt(at + 12)) {
+                    int mask = events.getInt(at + 4);
+                    if ((mask & Constants.IN_Q_OVERFLOW) != 0) {
+                        // Events were lost, IN_IGNORED among them perhaps: every directory is watched afresh (adding
+                        // a watch a directory still has gives its descriptor back).
+                        watched.clear();
+                        byDescriptor.clear();
+                    } else if ((mask & Constants.IN_IGNORED) != 0) {
+                        Dir dir = byDescriptor.remove(events.getInt(at));
+                        if (dir != null) watched.remove(dir);
+                    }
                 }
             }
+        } finally {
+            generation.incrementAndGet();
         }
-        generation.incrementAndGet();
     }
 
     /**
@@ -154,7 +167,6 @@ final class PathWatch {
      */
     private Set<Dir> traversed(List<byte[]> paths) {
         Set<Dir> dirs = new LinkedHashSet<>();
-        Scratch s = scratch.get();
         for (byte[] path : paths) {
             dirs.add(new Dir(ROOT));
             Deque<byte[]> todo = new ArrayDeque<>();
@@ -169,7 +181,7 @@ final class PathWatch {
                     continue;
                 }
                 byte[] candidate = join(current, c);
-                byte[] target = s.readlink(candidate);
+                byte[] target = readlink(candidate);
                 if (target != null) {
                     if (++links > MAX_LINKS) return null;
                     pushComponents(todo, target);
@@ -239,42 +251,22 @@ final class PathWatch {
         }
     }
 
-    /** A thread's native buffers, kept for its life (jnr-ffi frees them with it). */
-    private final class Scratch {
-        final Pointer pollfds = Native.allocate(2L * Constants.POLLFD_SIZE);
-        private Pointer events, link, path;
-        private int pathCapacity;
-
-        Scratch() {
-            pollfds.putInt(0, inotify);
-            pollfds.putShort(4, Constants.POLLIN);
-            pollfds.putInt(Constants.POLLFD_SIZE, mounts);
-            pollfds.putShort(Constants.POLLFD_SIZE + 4, Constants.POLLPRI);
-        }
-
-        Pointer events() {
-            if (events == null) events = Native.allocate(EVENTS);
-            return events;
-        }
-
-        /** The target of the symbolic link at {@code file}, or null with errno set (EINVAL: not a link). */
-        byte[] readlink(byte[] file) {
-            if (link == null) link = Native.allocate(Constants.PATH_MAX);
-            if (file.length + 1 > pathCapacity) {
-                pathCapacity = Math.max(file.length + 1, 1024);
-                path = Native.allocate(pathCapacity);
+    /**
+     * The target of the symbolic link at {@code file}, or null with errno set (EINVAL: not a link). The path and
+     * the target are in this call's own block; errno survives its free, as it does after every other call's.
+     */
+    private byte[] readlink(byte[] file) {
+        long n;
+        byte[] target = null;
+        try (NativeBlock mem = new NativeBlock(NativeBlock.align(file.length + 1) + Constants.PATH_MAX)) {
+            Pointer path = mem.cString(file), link = mem.reserve(Constants.PATH_MAX);
+            n = calls.readlink(path, link, Constants.PATH_MAX);
+            if (n >= 0 && n < Constants.PATH_MAX) {
+                target = new byte[(int) n];
+                link.get(0, target, 0, (int) n);
             }
-            path.put(0, file, 0, file.length);
-            path.putByte(file.length, (byte) 0);
-            long n = calls.readlink(path, link, Constants.PATH_MAX);
-            if (n < 0) return null;
-            if (n == Constants.PATH_MAX) { // perhaps cut short: not trusted
-                LastError.setLastError(runtime, Constants.ENAMETOOLONG);
-                return null;
-            }
-            byte[] target = new byte[(int) n];
-            link.get(0, target, 0, (int) n);
-            return target;
         }
+        if (n == Constants.PATH_MAX) LastError.setLastError(runtime, Constants.ENAMETOOLONG); // perhaps cut short: not trusted
+        return target;
     }
 }
