@@ -68,6 +68,20 @@ class EmbeddedJRubyTest {
     }
 
     @Test
+    void popenIoIsSelectableAndThreadRaiseReachesItsRead() {
+        assertEquals("[true, \"woke\"]", eval("io = IO.popen('sleep 30'); ready = IO.select([io], nil, nil, 0.1).nil?; "
+                + "t = Thread.new { begin; io.read; rescue => e; e.message; end }; sleep 0.2 until t.status == 'sleep'; "
+                + "t.raise(RuntimeError, 'woke'); got = t.value; Process.kill(:KILL, io.pid); io.close; [ready, got].inspect"));
+    }
+
+    @Test
+    void aPipeOfJRubysOwnIsRefusedAsARedirectNamingTheFlagsToAdd() {
+        String message = eval("r, w = IO.pipe; begin; spawn('true', out: w); rescue ArgumentError => e; e.message; ensure r.close; w.close; end");
+        assertTrue(message.startsWith("IO #<IO:fd ") && message.contains(" has no operating-system file descriptor")
+                && message.contains("--add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.io=ALL-UNNAMED"), message);
+    }
+
+    @Test
     void childGivesOutputAndStatus() {
         assertEquals("[\"child\\n\", \"\", 2]",
                 eval("c = POSIX::Spawn::Child.new('sh', '-c', 'echo child; exit 2'); [c.out, c.err, c.status.exitstatus].inspect"));
