@@ -113,7 +113,7 @@ module POSIX
     # return its standard output. $? holds the Process::Status.
     def `(cmd)
       cmd = '' + cmd # Kernel#`'s StringValue: TypeError unless a String (or to_str); an Array is no command line
-      reader, writer = IO.pipe
+      reader, writer = Native.pipe(IO)
       begin
         pid = spawn(cmd, out: writer)
         writer.close
@@ -136,7 +136,7 @@ module POSIX
       args, options = Arguments.split(args)
       pipes = []
       begin
-        3.times { pipes << IO.pipe } # any of them may fail (EMFILE): those made are closed below
+        3.times { pipes << Native.pipe(IO) } # any of them may fail (EMFILE): those made are closed below
         (child_in, stdin), (stdout, child_out), (stderr, child_err) = pipes
         pid = spawn(*args, options.merge(in: child_in, out: child_out, err: child_err))
       rescue Exception

@@ -27,7 +27,7 @@ module POSIX
         %i[in out err].each do |name|
           next unless options[name] == :pipe
 
-          reader, writer = IO.pipe
+          reader, writer = Native.pipe(IO)
           pipes[name] = name == :in ? [writer, reader] : [reader, writer]
           options[name] = pipes[name][1]
         end

@@ -96,27 +96,18 @@ module POSIX
           end
         end
 
-        # The engine needs Linux, and Ruby IOs over real descriptors (JRuby started without its
-        # --add-opens hands out made-up filenos; redirecting one would connect the wrong descriptor).
+        # The engine needs Linux. A JRuby started without its --add-opens (java -cp, an embedding) is no
+        # obstacle: the engine's own pipes have real descriptors there too (Native.pipe), and Open3's get
+        # them while it runs (kernel/open3.rb).
         def supported?
-          reason = unsupported_reason or return true
+          return true if RbConfig::CONFIG['host_os'].include?('linux')
+
           unless @warned
             @warned = true
-            warn "posix-spawn-jruby: the drop-in is not installed: #{reason}; JRuby's own process methods stay in place"
+            warn "posix-spawn-jruby: the drop-in is not installed: it needs Linux, not #{RbConfig::CONFIG['host_os']}; " \
+                 "JRuby's own process methods stay in place"
           end
           false
-        end
-
-        def unsupported_reason
-          return "it needs Linux, not #{RbConfig::CONFIG['host_os']}" unless RbConfig::CONFIG['host_os'].include?('linux')
-
-          reader, writer = IO.pipe
-          links = [reader, writer].map { |io| File.readlink("/proc/self/fd/#{io.fileno}") rescue nil }
-          return if links.first&.start_with?('pipe:') && links.first == links.last
-
-          'this JRuby gives IOs made-up filenos (start it with its --add-opens, as the jruby launcher does)'
-        ensure
-          [reader, writer].each { |io| io&.close }
         end
       end
     end

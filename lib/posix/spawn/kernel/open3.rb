@@ -12,7 +12,7 @@ module POSIX
       # communicate (the same loop over pipes chosen here: Child's always pipes stderr on its own, and
       # these two inherit it or merge it into stdout). Open3's other methods (popen3, popen2, popen2e,
       # pipeline*) keep Open3's own code, which runs on the replaced Kernel#spawn, with real
-      # Process::Waiter threads.
+      # Process::Waiter threads (and, without JRuby's --add-opens, the engine's pipes: Open3Pipes).
       module Open3Capture
         module_function
 
@@ -107,6 +107,60 @@ module POSIX
         replace(::Open3.singleton_class, name, Open3Methods.instance_method(name))
         [name, replace(::Open3, name, Open3Methods.instance_method(name))]
       end.freeze
+
+      # Open3's popen and pipeline methods keep Open3's code, which makes its pipes with IO.pipe and hands
+      # them to spawn. In a JRuby started without its --add-opens those IOs have made-up filenos, which
+      # spawn refuses: there, while one of these methods runs (up to the block it yields to), IO.pipe
+      # makes the engine's pipes (Native.pipe), whose filenos are real. Everywhere else IO.pipe stays JRuby's.
+      module Open3Pipes
+        METHODS = %i[popen3 popen2 popen2e pipeline_rw pipeline_r pipeline_w pipeline_start pipeline].freeze
+        KEY = :__posix_spawn_open3_pipes
+
+        module_function
+
+        # Whether JRuby's own IO.pipe gives IOs over real descriptors (not without the --add-opens).
+        def real_pipe_filenos?
+          reader, writer = IO.pipe
+          POSIX::Spawn::Native.posix_fileno(reader)
+          true
+        rescue ArgumentError # RealDescriptors: a number of JRuby's own
+          false
+        ensure
+          [reader, writer].each { |io| io&.close }
+        end
+
+        # Runs Open3's `original` on the receiver with IO.pipe making engine pipes in this fiber until the
+        # block is called (the block's own IO.pipe calls get JRuby's again).
+        def run(original, receiver, args, block)
+          outer = Thread.current[KEY]
+          Thread.current[KEY] = true
+          inner = block && proc { |*yielded| Thread.current[KEY] = outer; block.call(*yielded) }
+          original.bind_call(receiver, *args, &inner)
+        ensure
+          Thread.current[KEY] = outer
+        end
+      end
+
+      # The method-table entries: IO.pipe, and Open3's popen and pipeline methods with their module_function twins.
+      module Open3PipeMethods
+        def pipe(*args, &block)
+          return Open3Pipes::ORIGINAL_PIPE.bind_call(self, *args, &block) unless Thread.current[Open3Pipes::KEY] && args.empty? && !block
+
+          POSIX::Spawn::Native.pipe(self)
+        end
+
+        Open3Pipes::METHODS.each do |name|
+          define_method(name) { |*args, &block| Open3Pipes.run(Open3Pipes::ORIGINALS[name], self, args, block) }
+        end
+      end
+
+      unless Open3Pipes.real_pipe_filenos?
+        Open3Pipes::ORIGINAL_PIPE = replace(::IO.singleton_class, :pipe, Open3PipeMethods.instance_method(:pipe))
+        Open3Pipes::ORIGINALS = Open3Pipes::METHODS.to_h do |name|
+          replace(::Open3.singleton_class, name, Open3PipeMethods.instance_method(name))
+          [name, replace(::Open3, name, Open3PipeMethods.instance_method(name))]
+        end.freeze
+      end
     end
   end
 end

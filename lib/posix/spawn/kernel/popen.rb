@@ -5,7 +5,7 @@ module POSIX
   module Spawn
     module Kernel
       # IO.popen on the engine (MRI: io.c's rb_io_s_popen and pipe_open). The IO is a real JRuby IO over
-      # a pipe (made by the receiver's ::pipe, so a subclass gets its own instances, as in MRI), so
+      # a pipe (Native.pipe: real descriptors in every JRuby; an instance of the receiver, as in MRI), so
       # Thread#raise, Thread#kill and Timeout reach a read, write or close blocked on it; it is extended
       # with PopenIO for #pid and for reaping the child when it is closed. "r+" ties the write end to it
       # as JRuby's (and MRI's) duplex IOs are tied.
@@ -123,12 +123,12 @@ module POSIX
           parent = nil
           begin
             if readable
-              reader, child_out = klass.pipe
+              reader, child_out = POSIX::Spawn::Native.pipe(klass)
               POSIX::Spawn::Native.enlarge_pipe(reader)
               spawn_options[:out] = child_out
             end
             if writable
-              child_in, writer = klass.pipe
+              child_in, writer = POSIX::Spawn::Native.pipe(klass)
               spawn_options[:in] = child_in
             end
             pid = POSIX::Spawn::Native.spawn(*spawn_args, spawn_options) # one that cannot start sets $? to exit 127

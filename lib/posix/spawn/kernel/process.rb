@@ -21,7 +21,7 @@ module POSIX
         # A command that cannot start raises Errno::* with $? exit 127, as MRI's does.
         def `(command)
           command = '' + command # MRI's StringValue: TypeError unless a String (or to_str)
-          reader, writer = IO.pipe
+          reader, writer = POSIX::Spawn::Native.pipe(IO)
           POSIX::Spawn::Native.enlarge_pipe(reader)
           begin
             pid = POSIX::Spawn::Native.spawn(command, out: writer) # one that cannot start sets $? to exit 127

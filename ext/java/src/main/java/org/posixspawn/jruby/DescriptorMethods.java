@@ -1,5 +1,7 @@
 package org.posixspawn.jruby;
 
+import org.jruby.RubyArray;
+import org.jruby.RubyClass;
 import org.jruby.RubyFixnum;
 import org.jruby.anno.JRubyMethod;
 import org.jruby.runtime.ThreadContext;
@@ -7,7 +9,7 @@ import org.jruby.runtime.builtin.IRubyObject;
 import org.posixspawn.jruby.plan.InheritableIOs;
 import org.posixspawn.jruby.plan.RealDescriptors;
 
-/** POSIX::Spawn::Native's descriptor primitives, for what lib/posix/spawn/io.rb adds to IO. */
+/** POSIX::Spawn::Native's descriptor primitives: the gem's pipes, and what lib/posix/spawn/io.rb adds to IO. */
 public final class DescriptorMethods {
     private DescriptorMethods() {}
 
@@ -15,6 +17,19 @@ public final class DescriptorMethods {
     @JRubyMethod(module = true)
     public static IRubyObject posix_fileno(ThreadContext context, IRubyObject self, IRubyObject io) {
         return RubyFixnum.newFixnum(context.runtime, RealDescriptors.of(RubyValues.toIO(context, io)));
+    }
+
+    /**
+     * Native.pipe(klass) -> [reader, writer]: a new close-on-exec pipe as two IOs of klass (the writer sync), as
+     * klass.pipe makes, whose filenos are the real descriptors in every JRuby (PipeChannel): the pipes every
+     * spawning call of the gem makes for itself.
+     */
+    @JRubyMethod(module = true)
+    public static IRubyObject pipe(ThreadContext context, IRubyObject self, IRubyObject klass) {
+        if (!(klass instanceof RubyClass) || !((RubyClass) klass).isKindOfModule(context.runtime.getIO())) {
+            throw context.runtime.newTypeError(klass, context.runtime.getClassClass());
+        }
+        return RubyArray.newArray(context.runtime, PipeChannel.open(context, (RubyClass) klass));
     }
 
     /** Native.mark_inheritable(io, inheritable) -> nil: the program set io's close_on_exec to !inheritable. */

@@ -1,8 +1,11 @@
 package org.posixspawn.jruby.os.libc;
 
+import java.nio.ByteBuffer;
+
 /**
  * The descriptor calls the layers above share (libuv's uv__dup, uv__nonblock): duplicate close-on-exec,
- * enlarge a pipe, read and restore status flags, close. Failures are {@link SpawnError}s naming what was done.
+ * enlarge a pipe, read and restore status flags, ask readiness, read and write a buffer, close. Failures are
+ * {@link SpawnError}s naming what was done.
  */
 public final class Fds {
     /**
@@ -32,6 +35,62 @@ public final class Fds {
 
     public static void setStatusFlags(int fd, int flags) {
         Native.libc.fcntl(fd, Constants.F_SETFL, flags);
+    }
+
+    /** What a write to a pipe that {@link #writable} found possible takes without blocking: PIPE_BUF (POSIX's least is 512). */
+    public static final int PIPE_ATOMIC = jnr.ffi.Platform.getNativePlatform().getOS() == jnr.ffi.Platform.OS.LINUX ? 4096 : 512;
+
+    /** Whether a read of {@code fd} would not block now ({@link #ready}). */
+    public static boolean readable(int fd) {
+        return ready(fd, Constants.POLLIN);
+    }
+
+    /** Whether a write to {@code fd} would not block now ({@link #ready}). */
+    public static boolean writable(int fd) {
+        return ready(fd, Constants.POLLOUT);
+    }
+
+    /** Whether a {@link #read} or {@link #write} result is EAGAIN: someone else made the open file non-blocking. */
+    public static boolean wouldBlock(long result) {
+        return result == -Constants.EAGAIN;
+    }
+
+    /**
+     * Whether a read (POLLIN) or write (POLLOUT) on {@code fd} would not block now: poll(2) with no wait. An end
+     * of file, a hang-up, an error or a descriptor that is not open count as ready: the read or write tells.
+     */
+    private static boolean ready(int fd, short events) {
+        try (PollSet one = new PollSet(1)) {
+            one.watch(fd, events);
+            int n;
+            do n = one.poll(0); while (n < 0 && Native.errno() == Constants.EINTR);
+            return n != 0;
+        }
+    }
+
+    /** read(2) into {@code into} from its position, which moves on; the count, 0 at end of file, or minus the errno. */
+    public static long read(int fd, ByteBuffer into) {
+        long n;
+        do n = Native.extra().read(fd, into, into.remaining()); while (n < 0 && Native.errno() == Constants.EINTR);
+        if (n < 0) return -Native.errno();
+        into.position(into.position() + (int) n);
+        return n;
+    }
+
+    /** write(2) of up to {@code max} bytes of {@code from} from its position, which moves on; the count, or minus the errno. */
+    public static long write(int fd, ByteBuffer from, int max) {
+        long n;
+        do n = Native.extra().write(fd, from, Math.min(max, from.remaining())); while (n < 0 && Native.errno() == Constants.EINTR);
+        if (n < 0) return -Native.errno();
+        from.position(from.position() + (int) n);
+        return n;
+    }
+
+    /** A new close-on-exec pipe, [read end, write end], both the caller's to close. */
+    public static int[] pipe() throws SpawnError {
+        try (Pipe pipe = Pipe.open()) {
+            return new int[] { pipe.takeRead(), pipe.takeWrite() };
+        }
     }
 
     /** close(2) of a descriptor no IO owns; never retried, as on Linux the descriptor is gone even after EINTR. */
