@@ -17,8 +17,33 @@ module POSIX
     class PtyMaster < IO
       CHUNK = 16 * 1024
 
+      # JRuby's first IO.select of a descriptor it did not open itself (a jnr-enxio channel, as a master's
+      # is) binds enxio's poll and pipe calls, loads its selector and starts the thread it selects on; the
+      # first read binds the extension's poll and builds these methods: tens to hundreds of ms that MRI
+      # never spends, which would fall between a child's first write and its reader seeing it (the reader
+      # got the first writes as one chunk). Paid here once per process, on a throwaway terminal, before the
+      # first master is handed out and any child can write to it.
+      def self.prepare_reading
+        return if @reading_prepared
+
+        @reading_prepared = true
+        master_fd, slave_fd, path = Native.pty_open(true)
+        master = PtyMaster.new(master_fd, path, 'warm-up')
+        slave = IO.new(slave_fd, autoclose: true)
+        begin
+          slave.syswrite('.')
+          master.readpartial(1) # waits in IO.select: enxio's selector, its thread, the JDK's selector
+        ensure
+          master.close
+          slave.close
+        end
+      rescue SystemCallError
+        nil # no terminal to spare (the caller has its own): its first select is slower, nothing else
+      end
+
       # Wraps master descriptor fd (closed with this IO); path is the slave's, label what #inspect shows.
       def initialize(fd, path, label)
+        PtyMaster.prepare_reading
         super(fd, autoclose: true)
         @pty_path = path
         @pty_label = label
