@@ -25,6 +25,8 @@ module POSIX
         end
 
         def self.duration(seconds)
+          return format('%.1f s', seconds) if seconds < 10
+
           seconds = seconds.round
           seconds < 60 ? "#{seconds} s" : format('%d min %02d s', seconds / 60, seconds % 60)
         end

@@ -62,15 +62,16 @@ module POSIX
           threads = s.threads == 1 ? '1 thread' : "#{s.threads} threads"
           ["posix-spawn-benchmark: warm. Each case warmed up until its median operation in two successive windows " \
            "took the same time within #{(Runner::AGREE * 100).round}% (settled; at most #{s.warmup} s),",
-           "#{timed} in #{s.rounds} rounds, the cases taking turns; #{threads}",
+           "#{timed} in #{s.rounds} rounds, the cases taking turns; #{threads}. Warming up took " \
+           "#{Progress.duration(@seconds[:warm_up])}, timing #{Progress.duration(@seconds[:timing])}",
            Report.platform]
         end
 
         # One heap size: each case's operations, median and spread, ratio and warm-up.
         def case_table
           step = @steps.first
-          lines = [format("live heap %d MB. ops: operations timed; µs: median per operation over the rounds, ± half its %d%% interval",
-                          step.heap_mb, CONFIDENCE * 100),
+          lines = [format('live heap %d MB. ops: operations timed; µs: median per operation over the rounds, ± half its %s ' \
+                          '(a case slower than its share of a round runs in fewer rounds)', step.heap_mb, Benchmark.interval_name(@settings.rounds)),
                    format("  %-#{@name_width}s %8s %10s %6s   %-27s %s", '', 'ops', 'µs', '±%', 'ratio [interval]', 'warm-up')]
           each_group do |group, cases|
             lines << "#{group.title} (ratio to #{group.baseline})"

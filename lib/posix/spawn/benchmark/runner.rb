@@ -3,7 +3,8 @@ require 'posix/spawn/benchmark/measure'
 module POSIX
   module Spawn
     module Benchmark
-      # Seconds per operation of one case, round by round, and the operations each round timed.
+      # Seconds per operation of one case, round by round (nil for a round it sat out: Runner), and the
+      # operations each round timed.
       class Timing
         attr_reader :rounds, :counts
 
@@ -16,12 +17,17 @@ module POSIX
           counts.sum
         end
 
+        # The rounds it ran in.
+        def taken
+          rounds.compact
+        end
+
         def median
-          Benchmark.median(rounds)
+          Benchmark.median(taken)
         end
 
         def interval
-          Benchmark.interval(rounds)
+          Benchmark.interval(taken)
         end
 
         # Half the median's interval, as a fraction of the median: the ± of its time.
@@ -32,14 +38,14 @@ module POSIX
 
         # The median time with its interval, as a Ratio: to set against another step's (Ratio#over).
         def as_ratio
-          Ratio.new(median, *interval, rounds.size)
+          Ratio.new(median, *interval, taken.size)
         end
 
-        # This case's time over OTHER's: the rounds' ratios (Ratio). Rounds are seconds apart and the cases
-        # take turns within each, so load that comes and goes over the run cancels out, which a ratio of
-        # the two medians would not do.
+        # This case's time over OTHER's: the ratios of the rounds both ran in (Ratio). Rounds are seconds
+        # apart and the cases take turns within each, so load that comes and goes over the run cancels out,
+        # which a ratio of the two medians would not do.
         def ratio_to(other)
-          Ratio.of(rounds.zip(other.rounds).map { |mine, theirs| mine / theirs })
+          Ratio.of(rounds.zip(other.rounds).select(&:all?).map { |mine, theirs| mine / theirs })
         end
       end
 
@@ -88,19 +94,29 @@ module POSIX
           @seconds[:warm_up] += Benchmark.now - started
         end
 
-        # Returns { case => Timing }; LABEL starts the progress lines.
+        # Returns { case => Timing }; LABEL starts the progress lines. With --time, a case whose one
+        # operation takes longer than its share of a round sits out the rounds its time so far is ahead of
+        # its share in (but runs in Ratio::FEWEST rounds at least): the budget holds whatever its speed.
         def measure(label)
           started = Benchmark.now
           times = Hash.new { |h, c| h[c] = [] }
           counts = Hash.new { |h, c| h[c] = [] }
+          spent = Hash.new(0.0)
           @settings.rounds.times do |round|
             order = @order.rotate(round)
             order.each_with_index do |c, i|
+              unless due?(c, round, spent[c], counts[c].count(&:positive?))
+                times[c] << nil
+                counts[c] << 0
+                next
+              end
               @progress.status("#{label}round #{round + 1}/#{@settings.rounds}: #{c.name}", measuring_left(round, order.first(i)))
               n = batch(c, round)
-              @per_op[c] = c.time_per_op(n, @settings.threads)
-              times[c] << @per_op[c]
+              before = Benchmark.now
+              times[c] << c.time_per_op(n, @settings.threads)
+              spent[c] += Benchmark.now - before
               counts[c] << n
+              @per_op[c] = Benchmark.median(times[c].compact) # not one round's, which a stall can make ten times as long
             end
           end
           @steps_left -= 1
@@ -128,6 +144,13 @@ module POSIX
           Warmup.new(settled, Benchmark.now - started, last.mean)
         end
 
+        # Whether case C, which has spent SPENT seconds in TAKEN rounds, runs in ROUND: always, unless one
+        # of its operations takes longer than its share of a round.
+        def due?(c, round, spent, taken)
+          @settings.count || @per_op[c] <= slice || spent < (round + 1) * slice ||
+            taken + (@settings.rounds - round) <= Ratio::FEWEST
+        end
+
         def batch(c, round)
           return Benchmark.shares(@settings.count, @settings.rounds)[round] if @settings.count
 
@@ -148,7 +171,7 @@ module POSIX
 
         def batch_seconds(c)
           per_op = @per_op[c] || (@per_op.empty? ? 1e-3 : @per_op.values.sum / @per_op.size)
-          @settings.count ? @settings.count.fdiv(@settings.rounds) * per_op : [slice, per_op].max
+          @settings.count ? @settings.count.fdiv(@settings.rounds) * per_op : [slice, Ratio::FEWEST * per_op / @settings.rounds].max
         end
       end
     end

@@ -48,11 +48,11 @@ module POSIX
         # The warm run's: its STEPS' first heap for the comparisons, the last over the first for the heap line.
         def self.warm(settings, warmups, steps, control)
           unsettled = warmups.count { |_, w| !w.settled }
-          settled = unsettled.zero? ? "all #{warmups.size} cases settled" : "#{unsettled} of #{warmups.size} cases NOT settled (the table says which)"
+          settled = unsettled.zero? ? "all #{warmups.size} cases settled" : "#{unsettled} of #{warmups.size} cases NOT settled"
           first = steps.first
           by_name = ->(step, name) { step.timings.find { |c, _| c.name == name } }
           note = ratio_note('in the same rounds', settings.rounds)
-          summary = new("summary: warm, live heap #{first.heap_mb.round} MB, #{settled}; #{note}:") do |ours, theirs|
+          summary = new("summary: warm, #{first.heap_mb.round} MB live heap, #{settled}; #{note}") do |ours, theirs|
             mine, other = by_name.(first, ours), by_name.(first, theirs)
             [other[1].ratio_to(mine[1])] if mine && other
           end
@@ -65,7 +65,7 @@ module POSIX
         def self.cold(settings, runs)
           by_name = runs.transform_keys(&:name)
           note = ratio_note('JVM by JVM', settings.jvms)
-          header = "summary: cold, #{ColdReport.jvms(settings.jvms)} a case, each timing its first #{settings.count} operations; #{note}:"
+          header = "summary: cold, #{ColdReport.jvms(settings.jvms)} a case, each timing its first #{settings.count} operations; #{note}"
           summary = new(header) do |ours, theirs|
             mine, other = by_name[ours], by_name[theirs]
             next unless mine && other
@@ -79,7 +79,7 @@ module POSIX
         end
 
         def self.ratio_note(where, n)
-          "the other's time over the gem's (the drop-in's), #{where} [#{Benchmark.interval_name(n)}]; level: the interval holds 1"
+          "ratio = the other's time over the gem's (drop-in's) #{where} [#{Benchmark.interval_name(n)}], level when it holds 1"
         end
 
         def items
