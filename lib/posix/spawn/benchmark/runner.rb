@@ -57,9 +57,10 @@ module POSIX
       Step = Struct.new(:heap_mb, :timings)
 
       # Warms every case up until its rate is steady, then times the cases in rounds: every case runs once a
-      # round, each round starting with a different case, so that noise from the rest of the machine falls
-      # on all of them alike. A case's batch in a round lasts --time divided by the rounds (at least one
-      # operation), sized by its latest time per operation; with --count, the count split among the rounds.
+      # round (but see #measure), each round starting with a different case, so that noise from the rest of
+      # the machine falls on all of them alike. A case's batch in a round lasts --time divided by the rounds
+      # (at least one operation), sized by the median of its rounds so far; with --count, the count split
+      # among the rounds.
       class Runner
         WINDOW = 0.3 # seconds of a warm-up window, at most
         AGREE = 0.05 # how close two successive windows' typical times must be for the case to be settled (Window)
