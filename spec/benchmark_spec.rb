@@ -3,46 +3,150 @@ require 'json'
 require 'open3'
 require 'posix/spawn/benchmark'
 
-# Runs the tool with tiny counts so that it keeps working; how fast things are is for the tool to report,
-# not for a test to assert.
+# Runs the tool with tiny budgets and counts so that it keeps working; how fast things are is for the tool
+# to report, not for a test to assert.
 RSpec.describe 'bin/posix-spawn-benchmark' do
   root = File.expand_path('..', __dir__)
+  bench = POSIX::Spawn::Benchmark
   spawn_cases = ['POSIX::Spawn.spawn', 'POSIX::Spawn.spawn chdir: Dir.tmpdir', 'POSIX::Spawn.spawn umask: 0o077',
                  'POSIX::Spawn.spawn close_others: false', 'Process.spawn', 'Kernel#system', 'ProcessBuilder start + waitFor']
-  capture_cases = ['Open3.capture3 1 MiB', 'ProcessBuilder + drain threads 1 MiB']
-  child_cases = ['POSIX::Spawn::Child 1 MiB', 'POSIX::Spawn::Child 16 MiB']
-  number = /\d+\.\d/
+  capture_cases = ['POSIX::Spawn::Child 1 MiB', 'POSIX::Spawn::Child 16 MiB', 'Open3.capture3 1 MiB',
+                   'ProcessBuilder + drain threads 1 MiB', 'backtick 16 MiB builtin', 'IO.popen(...).read 1 MiB drop-in']
+  ratio = /\d+\.\d\d \[\d+\.\d\d-\d+\.\d\d\]/
+  verdict = /level|faster|slower/
+  warmed = /(settled|UNSETTLED) \d+\.\d s/
+  have_cc = bench.which('cc') || bench.which('gcc')
 
   define_method(:benchmark) do |*args, env: {}|
     command = [*JRubyLauncher.command, '--dev', '-I', File.join(root, 'lib'), File.join(root, 'bin', 'posix-spawn-benchmark')]
     Open3.capture3(env, *command, *args)
   end
 
-  it 'prints min, median, max and ratio of every case, the C loop both ways and inside the JVM when cc is here' do
-    out, err, status = benchmark('-n', '2', '-m', '10')
-    expect(status).to be_success, err
-    expect(out).to match(/^posix-spawn-benchmark: 2 operations per case in 2 rounds on 1 thread, after 2 to warm up$/)
-    expect(out).to match(/^  POSIX::Spawn\.spawn +#{number} +#{number} +#{number} +1\.00$/)
-    (spawn_cases + capture_cases).each { |name| expect(out).to match(/^  #{Regexp.escape(name)} +#{number} +#{number} +#{number} /) }
-    child_cases.each { |name| expect(out).to match(/^  #{Regexp.escape(name)} +#{number}/) }
-    if POSIX::Spawn::Benchmark.which('cc') || POSIX::Spawn::Benchmark.which('gcc')
-      expect(out).to match(/^  C posix_spawnp\("true"\) +#{number}/).and match(%r{^  C posix_spawn\("/\S+/true"\) +#{number}})
-      expect(out).to match(/^  C posix_spawnp\("true"\) inside this JVM +#{number} +#{number} +#{number} /)
-    end
-    expect(out).to include('fspawn (fork+exec) is not measured: the JVM cannot fork')
-    expect(err).to include('warming up: 2 operations per case', 'step 1/1: growing the live heap to 10 MB')
+  define_method(:row) do |name, rest|
+    /^  #{Regexp.escape(name)} +#{rest}$/
   end
 
-  # The spawn cases only (as the README's chart): the capture cases go through the same table and chart
-  # code, and measuring their 16 MiB rows at ten heap sizes would take most of this file's time.
-  it 'with -g, prints the median at ten heap sizes and writes an SVG chart with a line per case' do
+  it 'gives every case a time budget and reports its operations, spread, ratio and warm-up, then the summary' do
+    out, err, status = benchmark('-t', '0.2', '-w', '0.1', '--rounds', '3', '-m', '10')
+    expect(status).to be_success, err
+    expect(out).to include('posix-spawn-benchmark: warm. Each case warmed up until its median operation in two successive windows',
+                           'then timed for 0.2 s in 3 rounds, the cases taking turns; 1 thread')
+    expect(out).to match(row('POSIX::Spawn.spawn', /\d+ +\d+\.\d +\d+\.\d +1\.00 +#{warmed}/))
+    (spawn_cases.drop(1) + capture_cases.drop(1)).each do |name|
+      expect(out).to match(row(name, /\d+ +\d+\.\d +\d+\.\d +#{ratio} #{verdict} +#{warmed}/))
+    end
+    if have_cc
+      expect(out).to match(row('C posix_spawnp("true")', /\d+ .* #{ratio} .*/)).and match(row("C posix_spawn(\"#{bench.which('true')}\")", /\d+ .*/))
+      expect(out).to match(row('C posix_spawnp("true") inside this JVM', /\d+ .* #{ratio} .*/))
+    end
+    expect(out).to include('fspawn (fork+exec) is not measured: the JVM cannot fork')
+    summary = out.lines.drop_while { |l| !l.start_with?('summary: warm, ') }
+    expect(summary.first).to match(/^summary: warm, \d+ MB live heap, (all \d+ cases settled|\d+ of \d+ cases NOT settled); /)
+      .and include("ratio = the other's time over the gem's (drop-in's) in the same rounds [min-max], level when it holds 1")
+    expect(summary.drop(1).map { |l| l[/^  (\S+( \S+)*?)  /, 1] }).to eq(['spawn + wait', ':chdir', 'capture 1 MiB', 'drop-in, 1 MiB'])
+    expect(summary.join).to match(/^  spawn \+ wait +#{"C posix_spawnp #{ratio} (level|gem faster|gem slower); " if have_cc}JRuby's Process.spawn #{ratio}/)
+                        .and match(/^  drop-in, 1 MiB +JRuby's Open3.capture3 #{ratio} (level|drop-in faster|drop-in slower); backtick #{ratio}/)
+    expect(err).to be_empty # not a terminal: no progress lines
+  end
+
+  it 'in JSON, each case says how many operations it timed, their spread and whether its warm-up settled, within its budgets' do
+    Dir.mktmpdir do |bin|
+      %w[true head].each { |program| File.symlink(bench.which(program), File.join(bin, program)) }
+      out, err, status = benchmark('-t', '0.3', '-w', '0.2', '-m', '10', '--only', 'spawn', '--format', 'json', env: { 'PATH' => bin, 'CC' => nil })
+      expect(status).to be_success, err
+      report = JSON.parse(out)
+      expect(report['settings']).to include('count' => nil, 'time' => 0.3, 'warmup' => 0.2, 'rounds' => 10, 'format' => 'json')
+      expect(report['unavailable']).to include('case' => 'C posix_spawn loop', 'group' => 'spawn',
+                                               'reason' => 'skipped: no C compiler found (set CC to use one)')
+      results = report['results']
+      expect(results.map { |r| r['case'] }).to include(*spawn_cases)
+      expect(results.map { |r| r['group'] }.uniq).to eq(['spawn'])
+      results.each do |r|
+        expect(r['ops']).to be >= 3 # one a round at least, in three rounds at least
+        expect(r).to include('median_us' => a_value > 0, 'spread_pct' => a_value >= 0, 'settled' => be(true).or(be(false)))
+        # The budget's (0.2 s), the first operation, and the one window begun before the budget ran out.
+        expect(r['warmup_s']).to be < 0.2 + 2
+      end
+      expect(results.find { |r| r['case'] == 'POSIX::Spawn.spawn' }).to include('ratio' => 1.0, 'verdict' => nil)
+      expect(results.find { |r| r['case'] == 'Process.spawn' }).to include('verdict' => match(/\A(level|faster|slower)\z/))
+      # 11 cases of at most 0.2 + 0.3 s: five and a half seconds, whatever a case's operation costs (a batch
+      # is sized by its time), with room for a loaded machine.
+      expect(report['seconds']['warm_up'] + report['seconds']['timing']).to be < 20
+      expect(report['summary'].first).to start_with('summary: warm')
+      expect(report['summary'][1]).to match(/^  spawn \+ wait +JRuby's Process.spawn #{ratio}/)
+      expect(report['note']).to start_with('fspawn (fork+exec) is not measured')
+    end
+  end
+
+  it 'with -n, times that many operations of each case, shared out among the rounds' do
+    out, err, status = benchmark('-n', '6', '--rounds', '3', '-w', '0.1', '-m', '10', '--only', 'spawn', '--format', 'csv')
+    expect(status).to be_success, err
+    rows = out.lines.map(&:chomp)
+    expect(rows.first).to eq('heap_mb,group,case,ops,median_us,spread_pct,settled,warmup_s,ratio,ratio_low,ratio_high,verdict')
+    expect(rows.drop(1).map { |r| r.split(',')[3] }.uniq).to eq(['6'])
+    expect(rows).to include(match(/\A\d+,spawn,POSIX::Spawn.spawn,6,[\d.]+,[\d.]+,(true|false),[\d.]+,1.0,1.0,1.0,\z/))
+  end
+
+  it 'prints level for two cases of the same cost, and faster or slower only when every round agrees' do
+    # The summary's own pair, doing the same thing: one sleep each (sleep returns 0, which is true).
+    same = ['POSIX::Spawn.spawn', 'Process.spawn'].map { |name| bench::RubyCase.new(name, :spawn) { sleep 0.002 } }
+    settings = bench::Settings.new(time: 0.4, warmup: 0.1, rounds: 10, threads: 1, mem_mb: 10, graph: false, format: 'table')
+    runner = bench::Runner.new(same, settings, bench::Progress.new(StringIO.new))
+    runner.warm_up
+    report = bench::Report.new(settings, same, runner, [bench::Step.new(10, runner.measure(''))]).table
+    expect(report).to match(row('Process.spawn', /\d+ +\d+\.\d +\d+\.\d +#{ratio} level +#{warmed}/))
+    expect(report).to match(/^  spawn \+ wait +JRuby's Process.spawn #{ratio} level$/)
+
+    interval = ->(timings) { bench::Report.new(settings, same, runner, [bench::Step.new(10, same.zip(timings).to_h)]).table }
+    apart = interval.([bench::Timing.new([1.0, 1.2, 0.9], [1] * 3), bench::Timing.new([1.1, 1.1, 1.3], [1] * 3)])
+    expect(apart).to match(row('Process.spawn', /.* #{ratio} level .*/)) # 1.10, 0.92, 1.44: the rounds disagree
+    ahead = interval.([bench::Timing.new([1.0, 1.2, 0.9], [1] * 3), bench::Timing.new([1.1, 1.3, 1.0], [1] * 3)])
+    expect(ahead).to match(row('Process.spawn', /.* 1\.10 \[1\.08-1\.11\] slower .*/))
+    expect(ahead).to match(/^  spawn \+ wait +JRuby's Process.spawn 1\.10 \[1\.08-1\.11\] gem faster$/)
+  end
+
+  it 'keeps a case slower than its share of a round within its budget: it sits out rounds, but runs in three' do
+    fast = bench::RubyCase.new('POSIX::Spawn.spawn', :spawn) { sleep 0.002 }
+    slow = bench::RubyCase.new('Process.spawn', :spawn) { sleep 0.1 } # a round's share is 0.04 s
+    settings = bench::Settings.new(time: 0.4, warmup: 0.1, rounds: 10, threads: 1, mem_mb: 10, graph: false, format: 'table')
+    runner = bench::Runner.new([fast, slow], settings, bench::Progress.new(StringIO.new))
+    runner.warm_up
+    timings = runner.measure('')
+    expect(timings[fast].counts).to all(be >= 1)
+    expect(timings[slow].counts).to all(be_between(0, 1))
+    expect(timings[slow].ops).to be_between(3, 5) # 0.4 s of 0.1 s operations, and the last may start just before it runs out
+    expect(timings[slow].ratio_to(timings[fast]).n).to eq(timings[slow].ops)
+  end
+
+  it 'with --cold, times fresh JVMs doing their first operations, the gem\'s require apart' do
+    # The JVMs it starts get JRUBY_JAVA_OPTS (under bin/dev): the quick compiler alone starts them sooner.
+    out, err, status = benchmark('--cold', '--jvms', '1', '-n', '2', '--only', 'spawn', '--format', 'json',
+                                 env: { 'JRUBY_JAVA_OPTS' => JRubyLauncher::QUICK.join(' ') })
+    expect(status).to be_success, err
+    report = JSON.parse(out)
+    results = report['results'].to_h { |r| [r['case'], r] }
+    expect(results.keys).to eq(['POSIX::Spawn.spawn', 'POSIX::Spawn.spawn chdir: Dir.tmpdir', 'Process.spawn', 'Process.spawn chdir: Dir.tmpdir'])
+    results.each_value do |r|
+      expect(r['runs'].size).to eq(1)
+      expect(r['runs'][0]['op_ms'].size).to eq(2)
+      expect(r['runs'][0]['op_ms']).to all(be > 0)
+    end
+    expect(results['POSIX::Spawn.spawn']).to include('needs' => 'posix/spawn')
+    expect(results['POSIX::Spawn.spawn']['runs'][0]['require_ms']).to be > 0
+    expect(report['summary'][0]).to start_with('summary: cold, 1 fresh JVM a case, each timing its first 2 operations')
+    expect(report['summary'][1]).to match(/^  require +'posix\/spawn' \d+ ms \[\d+-\d+\] over 2 JVMs/)
+    expect(report['summary'][2]).to match(/^  spawn \+ wait +JRuby's Process.spawn #{ratio} no verdict \(1 sample\) \(with the require #{ratio} no verdict/)
+  end
+
+  it 'with -g, prints the median at ten heap sizes, the heap line of the summary, and writes an SVG chart with a line per case' do
     Dir.mktmpdir do |dir|
       chart = File.join(dir, 'chart.svg')
-      out, err, status = benchmark('-n', '2', '-m', '10', '-g', '--threads', '2', '--only', 'spawn', '--chart', chart)
+      out, err, status = benchmark('-n', '3', '-w', '0.05', '-m', '10', '-g', '--threads', '2', '--only', 'spawn', '--chart', chart)
       expect(status).to be_success, err
       expect(out).to match(%r{^median µs per operation, by live heap \(MB\)\n +(\d+ +){10}\d+/\d+ MB +net of drift$})
       spawn_cases.each { |name| expect(out).to match(/^  #{Regexp.escape(name)}( +\d+){10} +\d+\.\d\d +(\d+\.\d\d|-)$/) }
-      expect(err).to include('step 10/10', "chart written to #{chart}")
+      expect(out).to match(/^  heap \d+-\d+ MB +time at \d+ MB over \d+ MB \((net of drift|as measured)\): POSIX::Spawn.spawn #{ratio} (flat|grows|shrinks); Process.spawn/)
+      expect(err).to eq("chart written to #{chart}\n")
       svg = File.read(chart)
       expect(svg).to start_with('<svg xmlns="http://www.w3.org/2000/svg"').and end_with("</svg>\n")
       expect(svg.scan('<polyline').size).to be >= spawn_cases.size
@@ -50,25 +154,8 @@ RSpec.describe 'bin/posix-spawn-benchmark' do
     end
   end
 
-  it 'writes JSON, measures only the groups --only names, and skips the C loop cleanly where there is no C compiler' do
-    Dir.mktmpdir do |bin|
-      %w[true head].each { |program| File.symlink(POSIX::Spawn::Benchmark.which(program), File.join(bin, program)) }
-      out, err, status = benchmark('-n', '2', '-m', '10', '--only', 'spawn', '--format', 'json', env: { 'PATH' => bin, 'CC' => nil })
-      expect(status).to be_success, err
-      report = JSON.parse(out)
-      expect(report['settings']).to include('count' => 2, 'rounds' => 2, 'threads' => 1, 'format' => 'json')
-      expect(report['unavailable']).to include('case' => 'C posix_spawn loop', 'group' => 'spawn',
-                                               'reason' => 'skipped: no C compiler found (set CC to use one)')
-      expect(report['results'].map { |r| r['group'] }.uniq).to eq(['spawn'])
-      expect(report['results'].map { |r| r['case'] }).to include(*spawn_cases)
-      expect(report['results'].find { |r| r['case'] == 'POSIX::Spawn.spawn' }).to include('ratio' => 1.0)
-      expect(report['note']).to start_with('fspawn (fork+exec) is not measured')
-    end
-  end
-
   it 'raises, naming the program, when a spawn of the C loop fails, in its own process or inside the JVM' do
-    bench = POSIX::Spawn::Benchmark
-    skip 'no C compiler here' unless bench.which('cc') || bench.which('gcc')
+    skip 'no C compiler here' unless have_cc
     missing = '/nonexistent/posix-spawn-no-such-program'
     own = bench::CReference.new(bench::CReference.compile, 'C loop', :full_path, missing)
     expect { own.time_per_op(2, 1) }.to raise_error(RuntimeError, /\AC loop: spawn_loop: #{missing} failed \(/)
@@ -86,20 +173,20 @@ RSpec.describe 'bin/posix-spawn-benchmark' do
   end
 
   it 'writes CSV, quoting the names that need it' do
-    bench = POSIX::Spawn::Benchmark
     gem_spawn = bench::RubyCase.new('POSIX::Spawn.spawn', :spawn) { true }
     c_loop = bench::RubyCase.new('C posix_spawnp("true")', :spawn) { true }
-    step = bench::Step.new(12.3, gem_spawn => bench::Timing.new([0.003, 0.001, 0.002]), c_loop => bench::Timing.new([0.0005] * 3))
-    settings = bench::Settings.new(count: 3, rounds: 3, threads: 1, warmup: 3, mem_mb: 10, graph: false, format: 'csv')
-    expect(bench::Report.new(settings, [gem_spawn, c_loop], [step]).csv).to eq(<<~CSV)
-      heap_mb,group,case,min_us,median_us,max_us,ratio
-      12,spawn,POSIX::Spawn.spawn,1000.0,2000.0,3000.0,1.0
-      12,spawn,"C posix_spawnp(""true"")",500.0,500.0,500.0,0.25
+    timings = { gem_spawn => bench::Timing.new([0.003, 0.001, 0.002], [1, 3, 2]), c_loop => bench::Timing.new([0.0005] * 3, [4] * 3) }
+    runner = Struct.new(:warmups, :seconds).new({ gem_spawn => bench::Warmup.new(true, 0.5, 0.002), c_loop => bench::Warmup.new(false, 1.2, 0.0005) }, {})
+    settings = bench::Settings.new(count: nil, time: 1.5, warmup: 1.2, rounds: 3, threads: 1, mem_mb: 10, graph: false, format: 'csv')
+    expect(bench::Report.new(settings, [gem_spawn, c_loop], runner, [bench::Step.new(12.3, timings)]).csv).to eq(<<~CSV)
+      heap_mb,group,case,ops,median_us,spread_pct,settled,warmup_s,ratio,ratio_low,ratio_high,verdict
+      12,spawn,POSIX::Spawn.spawn,6,2000.0,50.0,true,0.5,1.0,1.0,1.0,
+      12,spawn,"C posix_spawnp(""true"")",12,500.0,0.0,false,1.2,0.25,0.167,0.5,faster
     CSV
   end
 
   it 'says how to get a heap big enough for -m' do
-    expect { POSIX::Spawn::Benchmark::Heap.new.ensure_room_for(100_000) }.to raise_error(SystemExit) do |e|
+    expect { bench::Heap.new.ensure_room_for(100_000) }.to raise_error(SystemExit) do |e|
       expect(e.message).to match(/-m 100000 needs a JVM heap of 133333 MB, this one has \d+ MB: run it with JRUBY_OPTS=-J-Xmx131g/)
     end
   end

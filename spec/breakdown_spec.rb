@@ -2,14 +2,14 @@ require 'spec_helper'
 require 'open3'
 require 'json'
 
-# bin/spawn-breakdown, the README's warm breakdown, with tiny counts so that it keeps working (it reaches
+# tools/spawn-breakdown, the warm breakdown, with tiny counts so that it keeps working (it reaches
 # into the gem's Java classes, which a change of theirs can break without any other spec noticing: the
 # LibC split once did). How fast things are is the tool's to report.
-RSpec.describe 'bin/spawn-breakdown' do
+RSpec.describe 'tools/spawn-breakdown' do
   root = File.expand_path('..', __dir__)
 
   it 'prints every case and every phase of the warm breakdown' do
-    command = [*JRubyLauncher.command, '--dev', '-I', File.join(root, 'lib'), File.join(root, 'bin', 'spawn-breakdown'), '-n', '4', '-r', '2', '-w', '4']
+    command = [*JRubyLauncher.command, '--dev', '-I', File.join(root, 'lib'), File.join(root, 'tools', 'spawn-breakdown'), '-n', '4', '-r', '2', '-w', '4']
     out, err, status = Open3.capture3(*command)
     expect(status).to be_success, err
     expect(out).to match(/^  POSIX::Spawn\.spawn\("true"\) \+ Process\.wait +\d+\.\d/)
@@ -19,7 +19,7 @@ RSpec.describe 'bin/spawn-breakdown' do
   end
 
   it "reports one cold JVM's first spawns and how the later ones split into the call and the wait" do
-    command = [*JRubyLauncher.command, '--dev', '-I', File.join(root, 'lib'), File.join(root, 'bin', 'spawn-breakdown'), '--cold-child=gem']
+    command = [*JRubyLauncher.command, '--dev', '-I', File.join(root, 'lib'), File.join(root, 'tools', 'spawn-breakdown'), '--cold-child=gem']
     out, err, status = Open3.capture3(*command)
     expect(status).to be_success, err
     result = JSON.parse(out)

@@ -1,42 +1,28 @@
 require 'posix/spawn'
+# For the drop-in's cases, without changing whether it is installed (requiring it the first time installs it).
+installed = defined?(POSIX::Spawn::Kernel) && POSIX::Spawn::Kernel.installed?
+require 'posix/spawn/kernel'
+POSIX::Spawn::Kernel.uninstall unless installed
+require 'posix/spawn/benchmark/measure'
 require 'posix/spawn/benchmark/c_reference'
 require 'posix/spawn/benchmark/cases'
 require 'posix/spawn/benchmark/heap'
 require 'posix/spawn/benchmark/runner'
+require 'posix/spawn/benchmark/progress'
+require 'posix/spawn/benchmark/summary'
 require 'posix/spawn/benchmark/report'
 require 'posix/spawn/benchmark/chart'
+require 'posix/spawn/benchmark/cold'
+require 'posix/spawn/benchmark/cold_report'
 
 module POSIX
   module Spawn
-    # What bin/posix-spawn-benchmark measures and how it reports it. Not loaded by `require 'posix/spawn'`.
     module Benchmark
-      MB = 1024 * 1024 # and MiB: the heap sizes and the captured outputs are both binary megabytes
-
-      # What one run was asked to do: the command-line options.
-      Settings = Struct.new(:count, :rounds, :threads, :warmup, :mem_mb, :graph, :format, :chart, :only, keyword_init: true)
+      # What one run was asked to do: the command-line options. COUNT is nil for a time budget (TIME).
+      Settings = Struct.new(:count, :time, :warmup, :rounds, :threads, :mem_mb, :graph, :format, :chart, :only,
+                            :cold, :jvms, keyword_init: true)
 
       module_function
-
-      def now
-        Process.clock_gettime(Process::CLOCK_MONOTONIC)
-      end
-
-      # COUNT split into PARTS whole numbers that differ by at most one: [4, 3, 3] for 10 in 3.
-      def shares(count, parts)
-        Array.new(parts) { |i| count / parts + (i < count % parts ? 1 : 0) }
-      end
-
-      def median(values)
-        sorted = values.sort
-        middle = sorted.size / 2
-        sorted.size.odd? ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-      end
-
-      # The full path of PROGRAM on PATH, as `command -v` prints it, or nil.
-      def which(program)
-        ENV.fetch('PATH', '').split(File::PATH_SEPARATOR).map { |dir| File.join(dir, program) }
-           .find { |path| File.file?(path) && File.executable?(path) }
-      end
 
       # The heap sizes to measure at: MEM_MB alone, or with --graph ten evenly spaced sizes ending at MEM_MB
       # and starting at a tenth of it, but at no more than 100 MB (the default size), so that a large
@@ -50,21 +36,23 @@ module POSIX
 
       # Runs the benchmark SETTINGS describe: the report goes to stdout, progress to stderr.
       def run(settings)
+        POSIX::Spawn::Kernel.uninstall # JRuby's builtin methods, but for the drop-in's own cases
         progress = Progress.new($stderr)
+        cases = (settings.cold ? Cases.all([]) : Cases.all).select { |c| settings.only.include?(c.group) }
+        return $stdout.print(Cold.new(settings, cases, progress).report.public_send(settings.format)) if settings.cold
+
         heap = Heap.new
         heap.ensure_room_for(settings.mem_mb)
-        cases = Cases.all.select { |c| settings.only.include?(c.group) }
-        runner = Runner.new(cases.grep_v(Unavailable), settings, progress)
-        runner.warm_up
         targets = heap_steps(settings.mem_mb, settings.graph)
+        runner = Runner.new(cases.grep_v(Unavailable), settings, progress, targets.size)
+        runner.warm_up
         steps = targets.each_with_index.map do |target_mb, i|
-          progress.say("step #{i + 1}/#{targets.size}: growing the live heap to #{target_mb} MB")
+          progress.status("growing the live heap to #{target_mb} MB")
           live_mb = heap.grow_to(target_mb)
-          Step.new(live_mb, runner.measure("step #{i + 1}, #{live_mb.round} MB: "))
+          Step.new(live_mb, runner.measure(targets.size > 1 ? "heap #{i + 1}/#{targets.size}, #{live_mb.round} MB: " : ''))
         end
         progress.done
-        report = Report.new(settings, cases, steps)
-        $stdout.print report.public_send(settings.format)
+        $stdout.print Report.new(settings, cases, runner, steps).public_send(settings.format)
         return unless settings.graph
 
         File.write(settings.chart, Chart.new(settings, cases, steps).svg)

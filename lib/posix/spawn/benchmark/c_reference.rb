@@ -1,10 +1,17 @@
 require 'rbconfig'
 require 'tmpdir'
 require 'fileutils'
+require 'posix/spawn/benchmark/measure'
 
 module POSIX
   module Spawn
     module Benchmark
+      # The full path of PROGRAM on PATH, as `command -v` prints it, or nil.
+      def self.which(program)
+        ENV.fetch('PATH', '').split(File::PATH_SEPARATOR).map { |dir| File.join(dir, program) }
+           .find { |path| File.file?(path) && File.executable?(path) }
+      end
+
       # The floor to compare against: spawn_loop.c, compiled at run time (the gem ships no binary) and run
       # as a subprocess that times its own spawns, so neither compiling nor starting it is counted.
       class CReference
@@ -45,8 +52,10 @@ module POSIX
           @mode == 'f'
         end
 
+        # A Window: the loop reports only its mean.
         def warm_up(count)
-          time_per_op(count, 1)
+          per_op = time_per_op(count, 1)
+          Window.new(per_op, per_op)
         end
 
         # Seconds per spawn, as spawn_loop measured them.

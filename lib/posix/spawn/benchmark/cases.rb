@@ -1,7 +1,6 @@
 require 'open3'
 require 'tmpdir'
-require 'posix/spawn/kernel'
-POSIX::Spawn::Kernel.uninstall # JRuby's builtin methods, but for the drop-in's own cases
+require 'posix/spawn/benchmark/measure'
 
 module POSIX
   module Spawn
@@ -13,27 +12,43 @@ module POSIX
         capture: Group.new('run `head -c SIZE /dev/zero` and capture its output', 'POSIX::Spawn::Child 1 MiB'),
       }.freeze
 
-      # A case timed in this JRuby. The block does one operation and returns true when the child did
-      # what it should (checked while warming up, not while timing).
-      class RubyCase
-        attr_reader :name, :group
+      # A warm-up window's seconds per operation: the typical one (the median where each operation was
+      # timed, steady under the odd slow one that load from the rest of the machine makes) and the mean.
+      Window = Struct.new(:typical, :mean)
 
-        def initialize(name, group, &operation)
+      # A case timed in this JRuby. The operation does one operation and returns true when the child did
+      # what it should (checked while warming up, not while timing); NEEDS is the feature it requires of
+      # this gem, which --cold's fresh JVMs time (nil for JRuby's own ways).
+      class RubyCase
+        attr_reader :name, :group, :needs, :operation
+
+        # How many times the drop-in was installed or uninstalled (DropInCase), so far in this JVM.
+        @toggles = 0
+        class << self
+          attr_accessor :toggles
+        end
+
+        def initialize(name, group, needs: nil, &operation)
           @name = name
           @group = group
+          @needs = needs
           @operation = operation
+          @toggles_seen = nil
         end
 
+        # COUNT checked operations on this thread, each timed: their Window.
         def warm_up(count)
-          count.times { @operation.call or raise "#{name}: the child did not do what it should" }
+          times = Array.new(count) do
+            started = Benchmark.now
+            @operation.call or raise "#{name}: the child did not do what it should"
+            Benchmark.now - started
+          end
+          Window.new(Benchmark.median(times), times.sum / count)
         end
 
-        # Seconds per operation for COUNT operations shared out among THREADS threads. One untimed operation
-        # first, so that what the case before left behind is not this one's to pay: JRuby's method caches
-        # emptied by the drop-in's install or uninstall make the next call take twice as long (one 1 MiB
-        # Open3.capture3 right after an install took 5.0 ms, the next ones 2.5 ms).
+        # Seconds per operation for COUNT operations shared out among THREADS threads.
         def time_per_op(count, threads)
-          @operation.call
+          settle_method_caches
           started = Benchmark.now
           if threads == 1
             count.times { @operation.call }
@@ -42,11 +57,28 @@ module POSIX
           end
           (Benchmark.now - started) / count
         end
+
+        private
+
+        # One untimed operation when the drop-in was installed or uninstalled since this case last ran:
+        # JRuby's method caches, emptied by either, make the next call take twice as long (one 1 MiB
+        # Open3.capture3 right after an install took 5.0 ms, the next ones 2.5 ms), which is not this case's
+        # to pay. Only then: for JRuby's 16 MiB backtick (200 ms) an untimed call each round would double its time.
+        def settle_method_caches
+          return if @toggles_seen == RubyCase.toggles
+
+          @operation.call
+          @toggles_seen = RubyCase.toggles
+        end
       end
 
       # A case run with the drop-in (posix/spawn/kernel) installed: installed for its warm-up and for each
       # round's batch, uninstalled after, so the builtin cases of the same run get JRuby's own methods.
       class DropInCase < RubyCase
+        def initialize(name, group, &operation)
+          super(name, group, needs: 'posix/spawn/kernel', &operation)
+        end
+
         def warm_up(count)
           with_drop_in { super }
         end
@@ -59,9 +91,11 @@ module POSIX
 
         def with_drop_in
           POSIX::Spawn::Kernel.install
+          RubyCase.toggles += 1
           yield
         ensure
           POSIX::Spawn::Kernel.uninstall
+          RubyCase.toggles += 1
         end
       end
 
@@ -74,19 +108,20 @@ module POSIX
       module Cases
         module_function
 
-        # Every case, in report order.
-        def all
+        # Every case, in report order; C_LOOPS, the C reference's (none for --cold's fresh JVMs, which
+        # time only JRuby's first operations).
+        def all(c_loops = c_reference)
           [
-            RubyCase.new('POSIX::Spawn.spawn', :spawn) { waited(POSIX::Spawn.spawn('true')) },
-            RubyCase.new('POSIX::Spawn.spawn chdir: Dir.tmpdir', :spawn) { waited(POSIX::Spawn.spawn('true', chdir: Dir.tmpdir)) },
-            RubyCase.new('POSIX::Spawn.spawn umask: 0o077', :spawn) { waited(POSIX::Spawn.spawn('true', umask: 0o077)) },
-            RubyCase.new('POSIX::Spawn.spawn close_others: false', :spawn) { waited(POSIX::Spawn.spawn('true', close_others: false)) },
-            RubyCase.new('POSIX::Spawn.spawn chdir + umask + close_others', :spawn) do
+            gem_case('POSIX::Spawn.spawn', :spawn) { waited(POSIX::Spawn.spawn('true')) },
+            gem_case('POSIX::Spawn.spawn chdir: Dir.tmpdir', :spawn) { waited(POSIX::Spawn.spawn('true', chdir: Dir.tmpdir)) },
+            gem_case('POSIX::Spawn.spawn umask: 0o077', :spawn) { waited(POSIX::Spawn.spawn('true', umask: 0o077)) },
+            gem_case('POSIX::Spawn.spawn close_others: false', :spawn) { waited(POSIX::Spawn.spawn('true', close_others: false)) },
+            gem_case('POSIX::Spawn.spawn chdir + umask + close_others', :spawn) do
               waited(POSIX::Spawn.spawn('true', chdir: Dir.tmpdir, umask: 0o077, close_others: true))
             end,
-            RubyCase.new('POSIX::Spawn.spawn rlimit_nofile: 256', :spawn) { waited(POSIX::Spawn.spawn('true', rlimit_nofile: 256)) },
-            RubyCase.new('POSIX::Spawn.start + Handle#wait', :spawn) { POSIX::Spawn.start('true').wait.success? },
-            *c_reference,
+            gem_case('POSIX::Spawn.spawn rlimit_nofile: 256', :spawn) { waited(POSIX::Spawn.spawn('true', rlimit_nofile: 256)) },
+            gem_case('POSIX::Spawn.start + Handle#wait', :spawn) { POSIX::Spawn.start('true').wait.success? },
+            *c_loops,
             RubyCase.new('Process.spawn', :spawn) { waited(Process.spawn('true')) },
             RubyCase.new('Process.spawn chdir: Dir.tmpdir', :spawn) { waited(Process.spawn('true', chdir: Dir.tmpdir)) },
             RubyCase.new('Kernel#system', :spawn) { system('true') },
@@ -102,6 +137,10 @@ module POSIX
             *no_output_drop_in_and_builtin,
             *[MB, 16 * MB].flat_map { |size| drop_in_and_builtin(size) },
           ]
+        end
+
+        def gem_case(name, group, &operation)
+          RubyCase.new(name, group, needs: 'posix/spawn', &operation)
         end
 
         def waited(pid)
@@ -124,7 +163,7 @@ module POSIX
 
         def child(*sizes)
           sizes.map do |size|
-            RubyCase.new("POSIX::Spawn::Child #{size / MB} MiB", :capture) { POSIX::Spawn::Child.new(*head(size)).out.bytesize == size }
+            gem_case("POSIX::Spawn::Child #{size / MB} MiB", :capture) { POSIX::Spawn::Child.new(*head(size)).out.bytesize == size }
           end
         end
 

@@ -20,7 +20,8 @@ module POSIX
 
         def svg
           height = 40 + @panels.size * PANEL_HEIGHT
-          title = "posix-spawn-benchmark --graph -n #{@settings.count} -m #{@settings.mem_mb} " \
+          budget = @settings.count ? "-n #{@settings.count}" : "-t #{@settings.time}"
+          title = "posix-spawn-benchmark --graph #{budget} -m #{@settings.mem_mb} " \
                   "--threads #{@settings.threads}: median of #{@settings.rounds} rounds"
           body = @panels.each_with_index.map { |(group, cases), i| panel(group, cases, 40 + i * PANEL_HEIGHT) }
           <<~SVG

@@ -4,62 +4,84 @@ require 'rbconfig'
 module POSIX
   module Spawn
     module Benchmark
-      # The measurements of one run as a table for people (`table`), or as `csv` or `json` for programs.
-      # Times are microseconds per operation; a ratio is the median over the rounds of a case's time over
-      # its group baseline's in the same round (Timing#ratio_to).
+      # The measurements of one warm run as a table for people (`table`), or as `csv` or `json` for
+      # programs, each ending with the summary. Times are microseconds per operation; a ratio is the median
+      # over the rounds of a case's time over its group baseline's in the same round (Timing#ratio_to),
+      # with its interval.
       class Report
-        NAME_WIDTH = 40
-
-        def initialize(settings, cases, steps)
+        # RUNNER: the Runner that measured STEPS, for its warm-ups and the time spent.
+        def initialize(settings, cases, runner, steps)
           @settings = settings
           @cases = cases
+          @warmups = runner.warmups
+          @seconds = runner.seconds
           @steps = steps
+          @control = cases.grep(CReference).find(&:full_path?)
+          @summary = Summary.warm(settings, @warmups, steps, @control)
+          @name_width = cases.map { |c| c.name.size }.max
         end
 
         def table
-          [header, *(@settings.graph ? heap_table : case_table), '', NO_FSPAWN].join("\n") + "\n"
+          [*header, '', *(@settings.graph ? heap_table : case_table), '', NO_FSPAWN, '', *@summary.lines].join("\n") + "\n"
         end
 
         def csv
-          rows = [%w[heap_mb group case min_us median_us max_us ratio]]
-          results.each { |r| rows << r.values_at(:heap_mb, :group, :case, :min_us, :median_us, :max_us, :ratio) }
-          rows.map { |row| row.map { |field| csv_field(field) }.join(',') }.join("\n") + "\n"
+          keys = %i[heap_mb group case ops median_us spread_pct settled warmup_s ratio ratio_low ratio_high verdict]
+          Report.csv([keys.map(&:to_s), *results.map { |r| r.values_at(*keys) }])
         end
 
         def json
           unavailable = @cases.grep(Unavailable).map { |c| { case: c.name, group: c.group, reason: c.reason } }
-          JSON.pretty_generate(settings: @settings.to_h, platform: platform, note: NO_FSPAWN,
-                               unavailable: unavailable, results: results) + "\n"
+          JSON.pretty_generate(settings: @settings.to_h, platform: Report.platform, note: NO_FSPAWN, unavailable: unavailable,
+                               seconds: @seconds.transform_values { |s| s.round(2) }, results: results, summary: @summary.lines) + "\n"
+        end
+
+        # ROWS as CSV, quoting the fields that need it.
+        def self.csv(rows)
+          rows.map { |row| row.map { |field| csv_field(field) }.join(',') }.join("\n") + "\n"
+        end
+
+        def self.csv_field(value)
+          text = value.to_s
+          text.match?(/[",\n]/) ? "\"#{text.gsub('"', '""')}\"" : text
+        end
+
+        def self.platform
+          "JRuby #{JRUBY_VERSION} on #{ENV_JAVA['java.vm.name']} #{ENV_JAVA['java.version']}, " \
+            "#{RbConfig::CONFIG['host_os']} #{RbConfig::CONFIG['host_cpu']}, " \
+            "#{java.lang.Runtime.getRuntime.availableProcessors} CPUs"
         end
 
         private
 
         def header
           s = @settings
-          "posix-spawn-benchmark: #{s.count} operations per case in #{s.rounds} rounds on #{s.threads} " \
-            "thread#{'s' unless s.threads == 1}, after #{s.warmup} to warm up\n#{platform}\n"
+          timed = if s.count then "then #{s.count} operations timed"
+                  else "then timed for #{s.time} s"
+                  end
+          threads = s.threads == 1 ? '1 thread' : "#{s.threads} threads"
+          ["posix-spawn-benchmark: warm. Each case warmed up until its median operation in two successive windows " \
+           "took the same time within #{(Runner::AGREE * 100).round}% (settled; at most #{s.warmup} s),",
+           "#{timed} in #{s.rounds} rounds, the cases taking turns; #{threads}. Warming up took " \
+           "#{Progress.duration(@seconds[:warm_up])}, timing #{Progress.duration(@seconds[:timing])}",
+           Report.platform]
         end
 
-        def platform
-          "JRuby #{JRUBY_VERSION} on #{ENV_JAVA['java.vm.name']} #{ENV_JAVA['java.version']}, " \
-            "#{RbConfig::CONFIG['host_os']} #{RbConfig::CONFIG['host_cpu']}, " \
-            "#{java.lang.Runtime.getRuntime.availableProcessors} CPUs"
-        end
-
-        # One heap size: min, median and max of every case, and its ratio.
+        # One heap size: each case's operations, median and spread, ratio and warm-up.
         def case_table
           step = @steps.first
-          lines = [format('µs per operation, live heap %d MB', step.heap_mb),
-                   format("  %-#{NAME_WIDTH}s %9s %9s %9s %7s", '', 'min', 'median', 'max', 'ratio')]
+          lines = [format('live heap %d MB. ops: operations timed; µs: median per operation over the rounds, ± half its %s ' \
+                          '(a case slower than its share of a round runs in fewer rounds)', step.heap_mb, Benchmark.interval_name(@settings.rounds)),
+                   format("  %-#{@name_width}s %8s %10s %6s   %-27s %s", '', 'ops', 'µs', '±%', 'ratio [interval]', 'warm-up')]
           each_group do |group, cases|
             lines << "#{group.title} (ratio to #{group.baseline})"
             cases.each do |c|
               timing = step.timings[c]
-              lines << if timing
-                         format("  %-#{NAME_WIDTH}s %9.1f %9.1f %9.1f %7s", c.name, *us(timing.to_a), ratio_text(step, c))
-                       else
-                         format("  %-#{NAME_WIDTH}s %s", c.name, c.reason)
-                       end
+              next lines << format("  %-#{@name_width}s %s", c.name, c.reason) unless timing
+
+              ratio = ratio(step, c)
+              lines << format("  %-#{@name_width}s %8d %10.1f %6.1f   %-27s %s", c.name, timing.ops, timing.median * 1e6,
+                              timing.spread * 100, ratio_text(c, ratio), warmup_text(c))
             end
           end
           lines
@@ -72,22 +94,21 @@ module POSIX
         # heap cannot change.
         def heap_table
           first, last = @steps.first, @steps.last
-          control = @cases.grep(CReference).find(&:full_path?)
           lines = ['median µs per operation, by live heap (MB)',
-                   format("  %-#{NAME_WIDTH}s%s %12s %14s", '', @steps.map { |s| format('%7d', s.heap_mb) }.join,
+                   format("  %-#{@name_width}s%s %12s %14s", '', @steps.map { |s| format('%7d', s.heap_mb) }.join,
                           format('%d/%d MB', last.heap_mb, first.heap_mb), 'net of drift')]
           each_group do |group, cases|
             lines << group.title
             cases.each do |c|
-              next lines << format("  %-#{NAME_WIDTH}s %s", c.name, c.reason) unless first.timings[c]
+              next lines << format("  %-#{@name_width}s %s", c.name, c.reason) unless first.timings[c]
 
               medians = @steps.map { |s| format('%7.0f', s.timings[c].median * 1e6) }.join
               growth = last.timings[c].median / first.timings[c].median
-              net = control ? format('%.2f', relative(last, c, control) / relative(first, c, control)) : '-'
-              lines << format("  %-#{NAME_WIDTH}s%s %12.2f %14s", c.name, medians, growth, net)
+              net = @control ? format('%.2f', relative(last, c, @control).value / relative(first, c, @control).value) : '-'
+              lines << format("  %-#{@name_width}s%s %12.2f %14s", c.name, medians, growth, net)
             end
           end
-          lines << '' << "net of drift: the same ratio, of times relative to #{control.name}'s in the same rounds" if control
+          lines << '' << "net of drift: the same ratio, of times relative to #{@control.name}'s in the same rounds" if @control
           lines
         end
 
@@ -105,30 +126,41 @@ module POSIX
         def results
           @steps.flat_map do |step|
             step.timings.map do |c, timing|
-              min, median, max = us(timing.to_a).map { |t| t.round(1) }
-              { heap_mb: step.heap_mb.round, group: c.group, case: c.name,
-                min_us: min, median_us: median, max_us: max, ratio: ratio(step, c)&.round(3) }
+              ratio = ratio(step, c)
+              warmup = @warmups[c]
+              { heap_mb: step.heap_mb.round, group: c.group, case: c.name, ops: timing.ops,
+                median_us: (timing.median * 1e6).round(1), spread_pct: (timing.spread * 100).round(1),
+                settled: warmup.settled, warmup_s: warmup.seconds.round(2),
+                ratio: ratio&.value&.round(3), ratio_low: ratio&.low&.round(3), ratio_high: ratio&.high&.round(3),
+                verdict: ratio && !baseline?(c) ? verdict(ratio) : nil }
             end
           end
         end
 
         # The case's time relative to its group baseline's at that step, or nil when the baseline is not available.
         def ratio(step, c)
-          baseline = step.timings.keys.find { |other| other.name == GROUPS.fetch(c.group).baseline }
+          baseline = step.timings.keys.find { |other| baseline?(other) && other.group == c.group }
           baseline && relative(step, c, baseline)
         end
 
-        def ratio_text(step, c)
-          (r = ratio(step, c)) ? format('%.2f', r) : '-'
+        def baseline?(c)
+          c.name == GROUPS.fetch(c.group).baseline
         end
 
-        def us(seconds)
-          seconds.map { |s| s * 1e6 }
+        def verdict(ratio)
+          ratio.word('faster', 'slower')
         end
 
-        def csv_field(value)
-          text = value.to_s
-          text.match?(/[",\n]/) ? "\"#{text.gsub('"', '""')}\"" : text
+        def ratio_text(c, ratio)
+          return '-' unless ratio
+          return '1.00' if baseline?(c)
+
+          "#{ratio} #{verdict(ratio)}"
+        end
+
+        def warmup_text(c)
+          w = @warmups[c]
+          format('%s %.1f s', w.settled ? 'settled' : 'UNSETTLED', w.seconds)
         end
       end
     end

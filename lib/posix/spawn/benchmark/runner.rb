@@ -1,94 +1,178 @@
+require 'posix/spawn/benchmark/measure'
+
 module POSIX
   module Spawn
     module Benchmark
-      # Seconds per operation of one case, round by round.
+      # Seconds per operation of one case, round by round (nil for a round it sat out: Runner), and the
+      # operations each round timed.
       class Timing
-        attr_reader :rounds
+        attr_reader :rounds, :counts
 
-        def initialize(rounds)
+        def initialize(rounds, counts)
           @rounds = rounds
+          @counts = counts
         end
 
-        def min
-          rounds.min
+        def ops
+          counts.sum
+        end
+
+        # The rounds it ran in.
+        def taken
+          rounds.compact
         end
 
         def median
-          Benchmark.median(rounds)
+          Benchmark.median(taken)
         end
 
-        def max
-          rounds.max
+        def interval
+          Benchmark.interval(taken)
         end
 
-        def to_a
-          [min, median, max]
+        # Half the median's interval, as a fraction of the median: the ± of its time.
+        def spread
+          low, high = interval
+          (high - low) / 2 / median
         end
 
-        # The median over the rounds of this case's time over OTHER's in the same round. Rounds are seconds
-        # apart and the cases take turns within each, so load that comes and goes over a run of minutes
-        # cancels out, which a ratio of the two medians would not do.
+        # The median time with its interval, as a Ratio: to set against another step's (Ratio#over).
+        def as_ratio
+          Ratio.new(median, *interval, taken.size)
+        end
+
+        # This case's time over OTHER's: the ratios of the rounds both ran in (Ratio). Rounds are seconds
+        # apart and the cases take turns within each, so load that comes and goes over the run cancels out,
+        # which a ratio of the two medians would not do.
         def ratio_to(other)
-          Benchmark.median(rounds.zip(other.rounds).map { |mine, theirs| mine / theirs })
+          Ratio.of(rounds.zip(other.rounds).select(&:all?).map { |mine, theirs| mine / theirs })
         end
       end
+
+      # How a case's warm-up went: whether two successive windows agreed, the seconds it took, and its
+      # last window's seconds per operation.
+      Warmup = Struct.new(:settled, :seconds, :per_op)
 
       # The timings measured with the live heap at heap_mb: { case => Timing }.
       Step = Struct.new(:heap_mb, :timings)
 
-      # Times the cases in rounds. Every case runs once per round and each round starts with a different
-      # case, so that noise from the rest of the machine falls on all of them alike and the median over
-      # the rounds is fair to each.
+      # Warms every case up until its rate is steady, then times the cases in rounds: every case runs once a
+      # round (but see #measure), each round starting with a different case, so that noise from the rest of
+      # the machine falls on all of them alike. A case's batch in a round lasts --time divided by the rounds
+      # (at least one operation), sized by the median of its rounds so far; with --count, the count split
+      # among the rounds.
       class Runner
-        def initialize(cases, settings, progress)
+        WINDOW = 0.3 # seconds of a warm-up window, at most
+        AGREE = 0.05 # how close two successive windows' typical times must be for the case to be settled (Window)
+
+        # warmups: { case => Warmup }; seconds: { warm_up:, timing: } spent so far.
+        attr_reader :warmups, :seconds
+
+        # STEPS: how many times #measure will run (heap sizes), for the time left.
+        def initialize(cases, settings, progress, steps = 1)
           @cases = cases
           @settings = settings
           @progress = progress
+          @steps_left = steps
+          # The drop-in's cases one after another: only the first after a toggle pays for it (RubyCase).
+          @order = cases.partition { |c| !c.is_a?(DropInCase) }.flatten
+          @per_op = {}
+          @warmups = {}
+          @seconds = { warm_up: 0.0, timing: 0.0 }
         end
 
-        # Runs every case before anything is timed, so that JRuby's and the JVM's compilers have seen the
-        # code, and checks that each does what it should.
+        # Warms each case up in turn (and checks it does what it should): windows of operations until two
+        # successive ones agree within AGREE, or its --warmup seconds are spent. Agreeing windows are what
+        # says the JIT has settled on this case's code, rather than a count of operations assumed enough.
         def warm_up
-          @progress.say("warming up: #{@settings.warmup} operations per case")
-          @cases.each do |c|
-            @progress.status("warming up: #{c.name}")
-            c.warm_up(@settings.warmup)
+          started = Benchmark.now
+          @cases.each_with_index do |c, i|
+            per_case = i.zero? ? @settings.warmup : (Benchmark.now - started) / i
+            @progress.status("warming up #{i + 1}/#{@cases.size}: #{c.name}", (@cases.size - i) * per_case + measuring_left)
+            @warmups[c] = warm_up_case(c)
+            @per_op[c] = @warmups[c].per_op
           end
+          @seconds[:warm_up] += Benchmark.now - started
         end
 
-        # Returns { case => Timing }; LABEL starts the progress lines.
+        # Returns { case => Timing }; LABEL starts the progress lines. With --time, a case whose one
+        # operation takes longer than its share of a round sits out the rounds its time so far is ahead of
+        # its share in (but runs in Ratio::FEWEST rounds at least): the budget holds whatever its speed.
         def measure(label)
+          started = Benchmark.now
           times = Hash.new { |h, c| h[c] = [] }
-          rounds = Benchmark.shares(@settings.count, @settings.rounds)
-          rounds.each_with_index do |operations, round|
-            @cases.rotate(round).each do |c|
-              @progress.status("#{label}round #{round + 1}/#{rounds.size}: #{c.name}")
-              times[c] << c.time_per_op(operations, @settings.threads)
+          counts = Hash.new { |h, c| h[c] = [] }
+          spent = Hash.new(0.0)
+          @settings.rounds.times do |round|
+            order = @order.rotate(round)
+            order.each_with_index do |c, i|
+              unless due?(c, round, spent[c], counts[c].count(&:positive?))
+                times[c] << nil
+                counts[c] << 0
+                next
+              end
+              @progress.status("#{label}round #{round + 1}/#{@settings.rounds}: #{c.name}", measuring_left(round, order.first(i)))
+              n = batch(c, round)
+              before = Benchmark.now
+              times[c] << c.time_per_op(n, @settings.threads)
+              spent[c] += Benchmark.now - before
+              counts[c] << n
+              @per_op[c] = Benchmark.median(times[c].compact) # not one round's, which a stall can make ten times as long
             end
           end
-          times.transform_values { |t| Timing.new(t) }
-        end
-      end
-
-      # Progress on stderr: on a terminal one line rewritten as each case runs, elsewhere (a log) only the
-      # milestones.
-      class Progress
-        def initialize(io)
-          @io = io
-          @terminal = io.tty?
+          @steps_left -= 1
+          @seconds[:timing] += Benchmark.now - started
+          @cases.to_h { |c| [c, Timing.new(times[c], counts[c])] }
         end
 
-        def status(text)
-          @io.print "\r\e[K#{text}" if @terminal
+        private
+
+        # The first operation alone first: it checks the case works and sizes the first window.
+        def warm_up_case(c)
+          started = Benchmark.now
+          window = [@settings.warmup / 4.0, WINDOW].min
+          windows = window.positive? ? (@settings.warmup / window).round : 0
+          last = c.warm_up(1)
+          previous = nil
+          settled = false
+          windows.times do
+            last = c.warm_up([(window / last.mean).floor, 1].max)
+            settled = !previous.nil? && (last.typical / previous.typical - 1).abs <= AGREE
+            break if settled || Benchmark.now - started >= @settings.warmup
+
+            previous = last
+          end
+          Warmup.new(settled, Benchmark.now - started, last.mean)
         end
 
-        def say(text)
-          @io.print "\r\e[K" if @terminal
-          @io.puts text
+        # Whether case C, which has spent SPENT seconds in TAKEN rounds, runs in ROUND: always, unless one
+        # of its operations takes longer than its share of a round.
+        def due?(c, round, spent, taken)
+          @settings.count || @per_op[c] <= slice || spent < (round + 1) * slice ||
+            taken + (@settings.rounds - round) <= Ratio::FEWEST
         end
 
-        def done
-          @io.print "\r\e[K" if @terminal
+        def batch(c, round)
+          return Benchmark.shares(@settings.count, @settings.rounds)[round] if @settings.count
+
+          [(slice / @per_op[c]).round, 1].max
+        end
+
+        def slice
+          @settings.time / @settings.rounds
+        end
+
+        # Seconds the measuring still needs, by the cases' latest times per operation: this step from ROUND
+        # on, less the cases DONE in it, and the steps after it.
+        def measuring_left(round = 0, done = [])
+          per_round = @cases.sum { |c| batch_seconds(c) }
+          (@settings.rounds - round) * per_round - done.sum { |c| batch_seconds(c) } +
+            (@steps_left - 1) * @settings.rounds * per_round
+        end
+
+        def batch_seconds(c)
+          per_op = @per_op[c] || (@per_op.empty? ? 1e-3 : @per_op.values.sum / @per_op.size)
+          @settings.count ? @settings.count.fdiv(@settings.rounds) * per_op : [slice, Ratio::FEWEST * per_op / @settings.rounds].max
         end
       end
     end

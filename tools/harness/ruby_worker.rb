@@ -7,7 +7,7 @@
 #   run CASE N    N iterations of CASE, each timed: prints their nanoseconds on one line
 #   warm CASE N   the same, untimed: prints "ok"
 #
-#   ruby -I LIB harness/ruby_worker.rb
+#   ruby -I LIB tools/harness/ruby_worker.rb
 require 'posix/spawn'
 
 if RUBY_ENGINE == 'ruby'

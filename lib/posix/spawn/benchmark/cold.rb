@@ -1,0 +1,77 @@
+require 'json'
+require 'rbconfig'
+require 'posix/spawn/benchmark/measure'
+
+module POSIX
+  module Spawn
+    module Benchmark
+      # --cold: what a short program sees (a CLI, a rake task, a script that runs a few commands). Each run
+      # is a fresh JVM doing one case's first operations from its start (cold_child.rb), the gem's require
+      # timed too; every case the summary compares, but the C loop's (no JIT to warm), --jvms times, the
+      # cases taking turns so that load from the rest of the machine falls on all of them alike.
+      class Cold
+        CHILD = File.expand_path('cold_child.rb', __dir__)
+        LIB = File.expand_path('../../..', __dir__)
+
+        # One case's run in one fresh JVM, in ms: its require (0 for JRuby's own ways), each of its first
+        # operations, and the whole process, JVM start to exit.
+        Run = Struct.new(:require_ms, :op_ms, :process_ms) do
+          def first_ms
+            op_ms.first
+          end
+
+          def total_ms
+            op_ms.sum
+          end
+        end
+
+        # The command that starts a fresh JRuby like this one: `java -jar jruby-complete.jar` when bin/dev
+        # started this one (it says so in JRUBY_JAR), otherwise the jruby launcher.
+        def self.launcher
+          return [RbConfig.ruby] unless ENV['JRUBY_JAR']
+
+          [ENV['JRUBY_JAVA'] || 'java', *ENV['JRUBY_JAVA_OPTS'].to_s.split, '-jar', ENV['JRUBY_JAR']]
+        end
+
+        def initialize(settings, cases, progress)
+          names = Summary::COMPARISONS.flat_map { |_, _, pairs| pairs.flat_map { |ours, theirs, _| [ours, theirs] } }
+          @cases = cases.select { |c| c.is_a?(RubyCase) && names.include?(c.name) }
+          @settings = settings
+          @progress = progress
+        end
+
+        def report
+          ColdReport.new(@settings, @cases, measure)
+        end
+
+        private
+
+        # { case => [Run, one a JVM] }
+        def measure
+          runs = Hash.new { |h, c| h[c] = [] }
+          started = Benchmark.now
+          total = @settings.jvms * @cases.size
+          @settings.jvms.times do |jvm|
+            @cases.rotate(jvm).each_with_index do |c, i|
+              done = jvm * @cases.size + i
+              left = (Benchmark.now - started) / done * (total - done) unless done.zero?
+              @progress.status("cold: JVM #{jvm + 1}/#{@settings.jvms} of #{c.name}", left)
+              runs[c] << run(c)
+            end
+          end
+          @progress.done
+          runs
+        end
+
+        def run(c)
+          started = Benchmark.now
+          out = IO.popen([*Cold.launcher, "-I#{LIB}", CHILD, c.name, @settings.count.to_s], &:read)
+          raise "--cold: #{c.name} failed in a fresh JVM (#{$?.inspect})" unless $?.success?
+
+          result = JSON.parse(out)
+          Run.new(result['require_ms'], result['op_ms'], (Benchmark.now - started) * 1e3)
+        end
+      end
+    end
+  end
+end
