@@ -15,7 +15,8 @@ require_relative 'operations'
 #   bin/dev rake soak OPS=1000000 THREADS=8      (JRUBY=10 bin/dev rake soak ... on JRuby 10)
 #
 # Also: SEED (the operations' payloads and codes, printed), WARMUP (operations, default OPS/50, at least
-# 2,000), EMFILE_EVERY (seconds between moments, 3), SKIP (operations left out, comma-separated).
+# 2,000), EMFILE_EVERY (seconds between moments, 3), SKIP (operations left out, comma-separated),
+# MAX_SECONDS (the run stops starting operations after that long, and reports those done).
 # The rake task runs this in a JRuby of its own whose heap is fixed and touched up front, so that RSS moves
 # only with native memory.
 module Soak
@@ -113,8 +114,9 @@ module Soak
 
   # Runs the operations from `first` to `last` (exclusive) on `threads` threads, EMFILE moments beside them.
   class Phase
-    def initialize(name, first, last, threads:, schedule:, seed:, tally:, emfile_every:, progress:)
+    def initialize(name, first, last, threads:, schedule:, seed:, tally:, emfile_every:, progress:, stop_at: nil)
       @name, @first, @last, @threads, @schedule, @seed, @tally = name, first, last, threads, schedule, seed, tally
+      @stop_at = stop_at
       @next = java.util.concurrent.atomic.AtomicLong.new(first)
       @moments = EmfileMoments.new(every: emfile_every, hold: 0.2, on_loss: ->(message) { @tally.failure(:emfile_probe, -1, message) })
       @progress = progress
@@ -159,6 +161,7 @@ module Soak
       Thread.current.name = "soak-#{@name}-#{n}"
       while (index = @next.getAndIncrement) < @last
         operate(@schedule[index % @schedule.size], index)
+        break if @stop_at && now > @stop_at
       end
     end
 
@@ -267,7 +270,7 @@ module Soak
     (opened.map { |key, value| "#{noun} #{key} (#{value}) #{new_word}" } + closed.map { |key, value| "#{noun} #{key} (#{value}) #{gone_word}" }).join('; ')
   end
 
-  def run(ops:, threads:, seed:, warmup:, emfile_every:, skip:)
+  def run(ops:, threads:, seed:, warmup:, emfile_every:, skip:, max_seconds:)
     mix = Operations::MIX.reject { |kind, _| skip.include?(kind) }
     schedule = mix.flat_map { |kind, weight| [kind] * weight }.shuffle(random: Random.new(seed))
     abort 'soak: the drop-in did not install' unless POSIX::Spawn::Kernel.installed?
@@ -282,14 +285,16 @@ module Soak
     before[:children].each { |pid, what| warm.failure(:warm_up, -1, "child #{pid} (#{what}) left at the end of the warm-up") }
 
     tally = Tally.new
-    phase = Phase.new('run', warmup, warmup + ops, tally: tally, **options)
+    stop_at = Process.clock_gettime(Process::CLOCK_MONOTONIC) + max_seconds if max_seconds
+    phase = Phase.new('run', warmup, warmup + ops, tally: tally, stop_at: stop_at, **options)
     seconds = phase.run
     after = settled_readings(before)
-    report(before, after, tally, phase.moments, ops, seconds, warm)
+    report(before, after, tally, phase.moments, seconds, warm)
   end
 
   # Prints the figures; returns whether nothing was lost.
-  def report(before, after, tally, moments, ops, seconds, warm)
+  def report(before, after, tally, moments, seconds, warm)
+    ops = tally.done
     rows = []
     details = []
     %i[descriptors children threads].each do |kind|
@@ -342,6 +347,7 @@ if $PROGRAM_NAME == __FILE__
   ops = Integer(ENV.fetch('OPS', '1000000').delete('_'))
   pass = Soak.run(ops: ops, threads: Integer(ENV.fetch('THREADS', '8')), seed: Integer(ENV.fetch('SEED') { rand(1 << 31).to_s }),
                   warmup: Integer(ENV.fetch('WARMUP') { [ops / 50, 2000].max.to_s }),
-                  emfile_every: Float(ENV.fetch('EMFILE_EVERY', '3')), skip: ENV.fetch('SKIP', '').split(',').map(&:to_sym))
+                  emfile_every: Float(ENV.fetch('EMFILE_EVERY', '3')), skip: ENV.fetch('SKIP', '').split(',').map(&:to_sym),
+                  max_seconds: ENV['MAX_SECONDS'] && Float(ENV['MAX_SECONDS']))
   exit(pass ? 0 : 1)
 end
