@@ -1,0 +1,137 @@
+require 'fileutils'
+require 'posix/spawn'
+require_relative 'generator'
+require_relative 'allowed'
+require_relative '../support/jruby_launcher'
+
+module Differential
+  MRI = ENV.fetch('DIFFERENTIAL_MRI', '/usr/bin/ruby')
+  HERE = __dir__
+  LIB = File.expand_path('../../lib', __dir__)
+  # The workers' environment, the same on both sides (nothing of the caller's leaks in).
+  WORKER_ENV = { 'PATH' => '/usr/local/bin:/usr/bin:/bin', 'HOME' => Dir.home, 'LANG' => 'C.UTF-8', 'DIFF_OUTER' => 'kept' }.freeze
+  # The workers' own parent ignores these, as nohup or a shell's background job would: children must keep them ignored.
+  IGNORING = ['/bin/sh', '-c', 'trap "" HUP INT QUIT; exec "$@"', 'sh'].freeze
+
+  # One differing call: its line, and the lines each side alone wrote.
+  Difference = Struct.new(:id, :call, :variant, :mri_only, :gem_only) do
+    def to_s
+      ["call #{id} (#{variant}) #{call.tr("\t", ' ')}", *mri_only.map { |l| "  mri: #{l}" },
+       *gem_only.map { |l| "  gem: #{l}" }].join("\n")
+    end
+  end
+
+  # Runs COUNT calls from SEED under /usr/bin/ruby and under this JRuby with the gem, once plain and once
+  # with HUP/INT/QUIT ignored by the workers' parent, and compares what each call let a user see.
+  class Runner
+    attr_reader :calls, :differences, :explained, :timings
+
+    def self.mri?
+      File.executable?(MRI)
+    end
+
+    def self.cc?
+      ENV['PATH'].to_s.split(':').any? { |dir| File.executable?(File.join(dir, 'cc')) }
+    end
+
+    # `ignored`: how many of the calls (the first ones) also run with the ignored signals (all by default).
+    def initialize(seed:, count:, dir:, ignored: count, per_call_timeout: 5)
+      @seed = seed
+      @count = count
+      @ignored = ignored
+      @dir = dir
+      @per_call_timeout = per_call_timeout
+      @timings = {}
+    end
+
+    def run
+      @calls = Generator.new(@seed).calls(@count)
+      FileUtils.mkdir_p(@dir)
+      reporter = compile
+      @differences = []
+      @explained = Hash.new(0)
+      # All four workers at once: most of a JRuby worker's time is its start.
+      batches = { 'plain' => [[], @calls], 'ignored' => [IGNORING, @calls.first(@ignored)] }.map do |variant, (prefix, calls)|
+        calls_file = File.join(@dir, "calls-#{variant}")
+        File.binwrite(calls_file, calls.map { |c| "#{c}\n" }.join)
+        sides = { 'mri' => [MRI], 'gem' => [*JRubyLauncher.command, '-I', LIB] }.to_h do |side, ruby|
+          work = File.join(@dir, variant, side)
+          Differential.remove(work)
+          FileUtils.mkdir_p(File.join(work, 'bin'))
+          FileUtils.cp(reporter, File.join(work, 'bin', 'reporter'))
+          [side, start(work, [*prefix, *ruby, File.join(HERE, 'worker.rb'), calls_file, work])]
+        end
+        [variant, calls, sides]
+      end
+      batches.each do |variant, calls, sides|
+        results = sides.to_h { |side, started| [side, finish(variant, side, *started)] }
+        compare(variant, calls, results['mri'], results['gem'])
+      end
+      self
+    end
+
+    private
+
+    def compile
+      out = File.join(@dir, 'reporter')
+      pid = POSIX::Spawn.spawn('cc', '-O', '-o', out, File.join(HERE, 'reporter.c'))
+      Process.wait(pid)
+      raise "cc reporter.c failed: #{$?.inspect}" unless $?.success?
+      out
+    end
+
+    def start(work, command)
+      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      env = WORKER_ENV.merge('DIFFERENTIAL_TIMEOUT' => @per_call_timeout.to_s)
+      pid = POSIX::Spawn.spawn(env, *command, unsetenv_others: true, pgroup: true, in: File::NULL,
+                               out: File.join(work, 'stdout'), err: File.join(work, 'stderr'))
+      [work, pid, started]
+    end
+
+    # The worker's results, by call id; a worker that does not end in time is killed (its process group).
+    def finish(variant, side, work, pid, started)
+      deadline = started + 120 + @count * 2 * @per_call_timeout / 10.0
+      until Process.wait(pid, Process::WNOHANG)
+        if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+          Process.kill(:KILL, -pid)
+          Process.wait(pid)
+          break
+        end
+        sleep 0.05
+      end
+      @timings["#{variant} #{side}"] = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+      text = File.exist?(File.join(work, 'results')) ? File.binread(File.join(work, 'results')) : ''
+      unless text.end_with?("done\n")
+        raise "#{side} worker (#{variant}) did not finish: #{$?.inspect}\n#{File.binread(File.join(work, 'stderr')).byteslice(-3000, 3000)}"
+      end
+      text.split(/^call /n).drop(1).to_h { |chunk| id, *lines = chunk.lines.map(&:chomp); [id, lines - ['done']] }
+    end
+
+    def compare(variant, calls, mri, gem)
+      calls.each do |call|
+        id = call[/\A\d+/]
+        a, b = Allowed.apply(call, mri.fetch(id), gem.fetch(id), @explained)
+        next if a == b
+        @differences << Difference.new(id, call, variant, a - b, b - a)
+      end
+    end
+  end
+
+  # rm, not FileUtils: JRuby cannot name the fixtures whose names are not UTF-8.
+  def self.remove(dir)
+    POSIX::Spawn.system('rm', '-rf', dir) or raise "rm -rf #{dir} failed"
+  end
+
+  # Differences grouped by kind (the prefixes of the lines that differ), most frequent first.
+  def self.summary(differences)
+    differences.group_by { |d| kind(d) }.sort_by { |_, ds| -ds.size }.map do |kind, ds|
+      "#{ds.size} x #{kind}\n#{ds.first}"
+    end.join("\n\n")
+  end
+
+  def self.kind(difference)
+    prefixes = (difference.mri_only + difference.gem_only).map { |l| l[/\A[^=]*/] }.uniq.sort
+    raised = (difference.mri_only + difference.gem_only).grep(/\Araised=/).map { |l| l[/\Araised=[^:]+(::\w+)*/] }
+    "#{prefixes.join(' | ')}#{" (#{raised.join(' vs ')})" unless raised.empty?}"
+  end
+end
