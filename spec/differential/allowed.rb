@@ -67,7 +67,7 @@ module Differential
         readme: "(to add, The drop-in's remaining differences) A pipe made by `IO.pipe` and handed to a child is " \
                 "blocking, as JRuby's IO.pipe makes it; MRI 3's are non-blocking.",
         rule: lambda do |call, mri, gem|
-          next [mri, gem] unless call =~ /\b(pw|pr)\b/
+          next [mri, gem] unless call =~ /\b(pw|pr|pin)\b/
           [mri.map { |l| l =~ /\Afd \w+=pipe:/ && gem.include?(l.sub(',nonblock', '')) ? l.sub(',nonblock', '') : l }, gem]
         end
       ),
