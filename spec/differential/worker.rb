@@ -11,6 +11,8 @@
 # there) and stdin on /dev/null.
 GEM = RUBY_ENGINE == 'jruby'
 require 'posix/spawn/kernel' if GEM
+# The drop-in's methods are what the JRuby side's spawn, system, popen and backtick calls exercise.
+abort 'the drop-in did not install' if GEM && !POSIX::Spawn::Kernel.installed?
 require 'fileutils'
 
 CALLS, WORK = ARGV
@@ -22,13 +24,14 @@ File.write(File.join(WORK_DIR, 'worker.pgid'), Process.getpgrp.to_s)
 # Programs by name ("reporter") are found on PATH, as a user's are; the runner gave both sides one PATH.
 ENV['PATH'] = "#{WORK_DIR}/bin:#{ENV['PATH']}"
 ENV['DIFF_INHERITED'] = 'yes'
-# The worker's own IOs sit above the descriptors calls name by number (3..9), on both sides.
-PAD = []
-PAD << File.open(File::NULL) while PAD.empty? || PAD.last.fileno < 30
-
 def fileno(io)
   GEM ? io.posix_fileno : io.fileno
 end
+
+# The worker's own IOs sit above the descriptors calls name by number (3..9) and above every small
+# rlimit_nofile a call sets, on both sides: a call naming one by number then fails alike.
+PAD = []
+PAD << File.open(File::NULL) while PAD.empty? || fileno(PAD.last) < 100
 
 # What every call's source can name: the scratch directory's fixtures and the worker's IOs, opened fresh
 # for the call (r1: a file to read, w1: a file to write, pw/pr: a pipe the worker reads back, pin: a pipe
