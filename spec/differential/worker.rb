@@ -106,16 +106,18 @@ def escape(bytes)
   bytes.to_s.b.gsub(/[^\x20-\x7e]|\\/n) { |c| format('\\x%02X', c.ord) }
 end
 
-# A run's pipe and socket inodes become A, B... in order of appearance, the workdir $W: nothing else of a
-# call differs between two correct runs.
+# A call's pipes, sockets and other inodes become A, B... of their kind in order of appearance, the workdir
+# $W: nothing else of a call differs between two correct runs. A kind a counter (a JVM socket the gem
+# passes with close_others: false must not rename the pipes after it).
 class Normalizer
   def initialize
-    @names = {}
+    @names = Hash.new { |h, kind| h[kind] = {} }
   end
 
   def call(text)
     text.gsub(WORK_DIR.b, '$W'.b).gsub(/(pipe|socket|anon_inode):\[?([^\]\s]+)\]?/n) do
-      "#{Regexp.last_match(1)}:#{@names[Regexp.last_match(0)] ||= ('A'.ord + @names.size).chr}"
+      names = @names[Regexp.last_match(1)]
+      "#{Regexp.last_match(1)}:#{names[Regexp.last_match(2)] ||= ('A'.ord + names.size).chr}"
     end
   end
 end
