@@ -63,8 +63,9 @@ module Differential
         end
         [variant, calls, sides]
       end
+      wait_all(batches.flat_map { |variant, _, sides| sides.map { |side, worker| ["#{variant} #{side}", *worker] } })
       batches.each do |variant, calls, sides|
-        results = sides.to_h { |side, started| [side, finish(variant, side, *started)] }
+        results = sides.to_h { |side, (work, _)| [side, results(variant, side, work)] }
         compare(variant, calls, results['mri'], results['gem'])
       end
       self
@@ -81,28 +82,34 @@ module Differential
     end
 
     def start(work, command)
-      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       env = WORKER_ENV.merge('DIFFERENTIAL_TIMEOUT' => @per_call_timeout.to_s)
       pid = POSIX::Spawn.spawn(env, *command, unsetenv_others: true, pgroup: true, in: File::NULL,
                                out: File.join(work, 'stdout'), err: File.join(work, 'stderr'))
-      [work, pid, started]
+      [work, pid]
     end
 
-    # The worker's results, by call id; a worker that does not end in time is killed (its process group).
-    def finish(variant, side, work, pid, started)
-      deadline = started + 120 + @count * 2 * @per_call_timeout / 10.0
-      until Process.wait(pid, Process::WNOHANG)
-        if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-          Process.kill(:KILL, -pid)
-          Process.wait(pid)
-          break
+    # Waits for every worker ([name, work, pid]), noting how long each took; one that does not end in time
+    # (a call that hangs past the worker's own timeouts) is killed with its process group.
+    def wait_all(workers)
+      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      deadline = started + 120 + @count * @per_call_timeout / 5.0
+      until workers.empty?
+        now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        workers.reject! do |name, _, pid|
+          Process.kill(:KILL, -pid) if now > deadline
+          next false unless Process.wait(pid, Process::WNOHANG)
+          @timings[name] = now - started
         end
         sleep 0.05
       end
-      @timings["#{variant} #{side}"] = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+    end
+
+    # A worker's results, by call id.
+    def results(variant, side, work)
       text = File.exist?(File.join(work, 'results')) ? File.binread(File.join(work, 'results')) : ''
       unless text.end_with?("done\n")
-        raise "#{side} worker (#{variant}) did not finish: #{$?.inspect}\n#{File.binread(File.join(work, 'stderr')).byteslice(-3000, 3000)}"
+        raise "#{side} worker (#{variant}) did not finish (#{@timings["#{variant} #{side}"].round} s): " \
+              "#{File.binread(File.join(work, 'stderr')).byteslice(-3000, 3000)}"
       end
       text.split(/^call /n).drop(1).to_h { |chunk| id, *lines = chunk.lines.map(&:chomp); [id, lines - ['done']] }
     end
@@ -112,7 +119,10 @@ module Differential
         id = call[/\A\d+/]
         a, b = Allowed.apply(call, mri.fetch(id), gem.fetch(id), @explained)
         next if a == b
-        @differences << Difference.new(id, call, variant, a - b, b - a)
+        # The same lines in another order (argv, descriptors): shown whole.
+        mri_only, gem_only = a - b, b - a
+        mri_only, gem_only = a, b if mri_only.empty? && gem_only.empty?
+        @differences << Difference.new(id, call, variant, mri_only, gem_only)
       end
     end
   end

@@ -39,8 +39,7 @@ PAD << File.open(File::NULL) while PAD.empty? || fileno(PAD.last) < 100
 class Call
   attr_reader :ios
 
-  def initialize(scratch)
-    @scratch = scratch
+  def initialize
     @ios = {}
   end
 
@@ -182,7 +181,7 @@ def one(id, api, flags, source)
   scratch = File.join(SCRATCH, id)
   File.delete(REPORT) if File.exist?(REPORT)
   Dir.chdir(scratch)
-  call = Call.new(scratch)
+  call = Call.new
   out = []
   sizes = %w[stdout stderr].map { |f| File.size(File.join(WORK_DIR, f)) }
   # A thread of its own: $? starts nil, and a call that hangs can be given up on.
