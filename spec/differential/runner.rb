@@ -1,3 +1,13 @@
+# The differential test against MRI (issue #28): calls generated from a seed (generator.rb) are run by
+# /usr/bin/ruby and by the gem on this JRuby (worker.rb, one process a side for all calls, started plain
+# and again under a parent that ignores HUP, INT and QUIT), each child a reporter (reporter.c) that
+# records what it was given; then each call's observations are compared, but for allowed.rb's entries.
+#
+#   bin/dev spec spec/differential             the fixed seed (differential_spec.rb; part of bin/dev test)
+#   bin/dev rake differential [SEED=n] [N=n]   thousands from a random seed, printed; kept in tmp/differential
+#
+# DIFFERENTIAL_MRI (another MRI), DIFFERENTIAL_NO_PENDING=1 (the pending entries of allowed.rb left out),
+# DIFFERENTIAL_KEEP=1 (the workers keep every call's scratch directory).
 require 'fileutils'
 require 'posix/spawn'
 require_relative 'generator'
