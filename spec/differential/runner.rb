@@ -64,7 +64,8 @@ module Differential
       batches = { 'plain' => [[], @calls], 'ignored' => [IGNORING, @calls.first(@ignored)] }.map do |variant, (prefix, calls)|
         calls_file = File.join(@dir, "calls-#{variant}")
         File.binwrite(calls_file, calls.map { |c| "#{c}\n" }.join)
-        sides = { 'mri' => [MRI], 'gem' => [*JRubyLauncher.command, '-I', LIB] }.to_h do |side, ruby|
+        # -X-C: the worker's Ruby interpreted, not compiled: a fifth less CPU for a few hundred calls.
+        sides = { 'mri' => [MRI], 'gem' => [*JRubyLauncher.command, '-X-C', '-I', LIB] }.to_h do |side, ruby|
           work = File.join(@dir, variant, side)
           Differential.remove(work)
           FileUtils.mkdir_p(File.join(work, 'bin'))
