@@ -15,7 +15,8 @@ RSpec.describe 'Differential test against MRI' do
     dir = Dir.mktmpdir('posix-spawn-differential')
     runner = Differential::Runner.new(seed: seed, count: count, ignored: count / 3, dir: dir).run
     expect(runner.differences).to be_empty, lambda {
-      "#{runner.differences.size} calls differ from MRI (again: bin/dev rake differential SEED=#{seed} N=#{count}):\n\n" +
+      "#{runner.differences.size} calls differ from MRI (again: bin/dev rake differential SEED=#{seed} N=#{count}; " \
+        "workers took #{runner.timings.map { |batch, s| "#{batch} #{s.round} s" }.join(', ')}):\n\n" +
         Differential.summary(runner.differences)
     }
   ensure

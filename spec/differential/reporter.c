@@ -102,7 +102,7 @@ static void limits(FILE *out) {
   }
 }
 
-/* What arrives on stdin until end of file, at most 2 s of waiting: every stdin a call gives reaches its end
+/* What arrives on stdin until end of file, at most 3 s of waiting: every stdin a call gives reaches its end
  * (the worker closes what it writes), so the limit only bounds a mistake. */
 static void input(FILE *out) {
   char buf[4096];
@@ -111,7 +111,7 @@ static void input(FILE *out) {
   int flags = fcntl(0, F_GETFL);
   if (flags >= 0 && (flags & O_ACCMODE) == O_WRONLY) { fprintf(out, "<write-only>\n"); return; }
   for (;;) {
-    int ready = poll(&p, 1, 2000);
+    int ready = poll(&p, 1, 3000);
     if (ready == 0) { fprintf(out, "<no end>"); break; }
     if (ready < 0 || (p.revents & POLLNVAL)) { fprintf(out, "<not open>"); break; }
     ssize_t n = read(0, buf, sizeof buf);

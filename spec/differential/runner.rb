@@ -45,7 +45,8 @@ module Differential
     end
 
     # `ignored`: how many of the calls (the first ones) also run with the ignored signals (all by default).
-    def initialize(seed:, count:, dir:, ignored: count, per_call_timeout: 5)
+    # `per_call_timeout`: seconds before a call counts as hung, above the reporter's 3 s wait for stdin's end.
+    def initialize(seed:, count:, dir:, ignored: count, per_call_timeout: 6)
       @seed = seed
       @count = count
       @ignored = ignored

@@ -19,7 +19,7 @@ CALLS, WORK = ARGV
 WORK_DIR = File.realpath(WORK)
 REPORTER = File.join(WORK_DIR, 'bin', 'reporter')
 REPORT = File.join(WORK_DIR, 'report')
-TIMEOUT = Float(ENV.fetch('DIFFERENTIAL_TIMEOUT', '5'))
+TIMEOUT = Float(ENV.fetch('DIFFERENTIAL_TIMEOUT', '6'))
 File.write(File.join(WORK_DIR, 'worker.pgid'), Process.getpgrp.to_s)
 # Programs by name ("reporter") are found on PATH, as a user's are; the runner gave both sides one PATH.
 ENV['PATH'] = "#{WORK_DIR}/bin:#{ENV['PATH']}"
