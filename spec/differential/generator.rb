@@ -5,7 +5,10 @@
 # d\xFF readonly.txt). Pieces are source text so that both sides build the very same objects.
 module Differential
   class Generator
-    APIS = { 'mod_spawn' => 25, 'mod_system' => 20, 'spawn' => 15, 'system' => 15, 'popen' => 15, 'backtick' => 10 }.freeze
+    # mod_*: POSIX::Spawn.spawn/system on the JRuby side; the rest the drop-in's Process.spawn, Kernel#spawn,
+    # Kernel#system, IO.popen and `. MRI runs its own of each.
+    APIS = { 'mod_spawn' => 25, 'mod_system' => 20, 'spawn' => 10, 'kernel_spawn' => 5, 'system' => 15, 'popen' => 15,
+             'backtick' => 10 }.freeze
 
     # Each list is [well-formed, malformed]; a call takes from the first mostly (#either).
     ENVS = [[

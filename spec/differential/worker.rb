@@ -129,8 +129,11 @@ end
 
 def run(api, args, flags, out)
   case api
-  when 'mod_spawn', 'spawn'
-    pid = api == 'mod_spawn' && GEM ? POSIX::Spawn.spawn(*args) : Process.spawn(*args)
+  when 'mod_spawn', 'spawn', 'kernel_spawn'
+    pid = if api == 'kernel_spawn' then spawn(*args)
+          elsif api == 'mod_spawn' && GEM then POSIX::Spawn.spawn(*args)
+          else Process.spawn(*args)
+          end
     out << "returned=#{pid.is_a?(Integer) ? 'pid' : pid.inspect}"
     out << "spawn $?=#{status_text($?)}"
     Process.wait(pid)
