@@ -23,6 +23,9 @@ module Differential
   # The workers' own parent ignores these, as nohup or a shell's background job would: children must keep them ignored.
   IGNORING = ['/bin/sh', '-c', 'trap "" HUP INT QUIT; exec "$@"', 'sh'].freeze
 
+  # The pseudo call that compares what each worker left in its TMPDIR (and the JVM in java.io.tmpdir).
+  TMP_CALL = "tmp\tworker\t-\t(what the worker left in its temporary directory)"
+
   # One differing call: its line, and the lines each side alone wrote.
   Difference = Struct.new(:id, :call, :variant, :mri_only, :gem_only) do
     def to_s
@@ -65,11 +68,13 @@ module Differential
       batches = { 'plain' => [[], @calls], 'ignored' => [IGNORING, @calls.first(@ignored)] }.map do |variant, (prefix, calls)|
         calls_file = File.join(@dir, "calls-#{variant}")
         File.binwrite(calls_file, calls.map { |c| "#{c}\n" }.join)
-        # -X-C: the worker's Ruby interpreted, not compiled: a fifth less CPU for a few hundred calls.
-        sides = { 'mri' => [MRI], 'gem' => [*JRubyLauncher.command, '-X-C', '-I', LIB] }.to_h do |side, ruby|
+        sides = %w[mri gem].to_h do |side|
           work = File.join(@dir, variant, side)
           Differential.remove(work)
-          FileUtils.mkdir_p(File.join(work, 'bin'))
+          FileUtils.mkdir_p([File.join(work, 'bin'), File.join(work, 'tmp')])
+          # The JVM's temporary files where the worker's are, to see what it leaves behind. -X-C: the worker's
+          # Ruby interpreted, not compiled: a fifth less CPU for a few hundred calls.
+          ruby = side == 'mri' ? [MRI] : [*JRubyLauncher.command(["-Djava.io.tmpdir=#{work}/tmp"]), '-X-C', '-I', LIB]
           FileUtils.cp(reporter, File.join(work, 'bin', 'reporter'))
           [side, start(work, [*prefix, *ruby, File.join(HERE, 'worker.rb'), calls_file, work])]
         end
@@ -77,8 +82,8 @@ module Differential
       end
       wait_all(batches.flat_map { |variant, _, sides| sides.map { |side, worker| ["#{variant} #{side}", *worker] } })
       batches.each do |variant, calls, sides|
-        results = sides.to_h { |side, (work, _)| [side, results(variant, side, work)] }
-        compare(variant, calls, results['mri'], results['gem'])
+        results = sides.to_h { |side, (work, _)| [side, results(variant, side, work).merge('tmp' => leftovers(work))] }
+        compare(variant, [*calls, TMP_CALL], results['mri'], results['gem'])
       end
       self
     end
@@ -93,8 +98,13 @@ module Differential
       out
     end
 
+    # What a worker left in its temporary directory once it ended (names without their random part).
+    def leftovers(work)
+      Dir.children(File.join(work, 'tmp')).sort.map { |name| "tmp left=#{name.sub(/\d+\z/, '*')}" }
+    end
+
     def start(work, command)
-      env = WORKER_ENV.merge('DIFFERENTIAL_TIMEOUT' => @per_call_timeout.to_s)
+      env = WORKER_ENV.merge('DIFFERENTIAL_TIMEOUT' => @per_call_timeout.to_s, 'TMPDIR' => File.join(work, 'tmp'))
       pid = POSIX::Spawn.spawn(env, *command, unsetenv_others: true, pgroup: true, in: File::NULL,
                                out: File.join(work, 'stdout'), err: File.join(work, 'stderr'))
       [work, pid]
@@ -128,7 +138,7 @@ module Differential
 
     def compare(variant, calls, mri, gem)
       calls.each do |call|
-        id = call[/\A\d+/]
+        id = call[/\A[^\t]+/]
         a, b = Allowed.apply(call, mri.fetch(id), gem.fetch(id), @explained)
         next if a == b
         # The same lines in another order (argv, descriptors): shown whole.
