@@ -1,7 +1,8 @@
 # The differential test against MRI (issue #28): calls generated from a seed (generator.rb) are run by
 # /usr/bin/ruby and by the gem on this JRuby (worker.rb, one process a side for all calls, started plain
 # and again under a parent that ignores HUP, INT and QUIT), each child a reporter (reporter.c) that
-# records what it was given; then each call's observations are compared, but for allowed.rb's entries.
+# records what it was given; then each call's observations (and what each worker left in its temporary
+# directory) are compared, but for allowed.rb's entries.
 #
 #   bin/dev spec spec/differential             the fixed seed (differential_spec.rb; part of bin/dev test)
 #   bin/dev rake differential [SEED=n] [N=n]   thousands from a random seed, printed; kept in tmp/differential
