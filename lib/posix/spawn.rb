@@ -99,12 +99,12 @@ module POSIX
     # not be started; $? holds the Process::Status. With `exception: true` raises instead of
     # returning false or nil, as Kernel#system does.
     def system(*args)
-      pid, exception = Native.system_spawn(*args)
+      pid, exception, command = Native.system_spawn(*args)
       return nil unless pid
 
       Process.wait(pid)
       return true if $?.success?
-      raise RuntimeError, "Command failed with #{failure_description($?)}: #{command_line(args)}" if exception
+      raise RuntimeError, "Command failed with #{failure_description($?)}: #{command}" if exception
 
       false
     end
@@ -160,10 +160,25 @@ module POSIX
 
     private
 
+    # How system's RuntimeError tells the status (MRI: pst_message_status, as Process::Status#inspect does).
     def failure_description(status)
-      status.exited? ? "exit #{status.exitstatus}" : "signal #{status.termsig}"
+      text = if status.signaled?
+               name = signal_name(status.termsig)
+               name ? "SIG#{name} (signal #{status.termsig})" : "signal #{status.termsig}"
+             else
+               "exit #{status.exitstatus}"
+             end
+      status.coredump? ? "#{text} (core dumped)" : text
     end
 
+    # Signal.signame, or nil for a number Ruby has no name for (MRI's signame gives nil; JRuby's raises).
+    def signal_name(number)
+      Signal.signame(number)
+    rescue ArgumentError
+      nil
+    end
+
+    # The command's words, joined, as Child's errors name it.
     def command_line(args)
       words, = Arguments.split(args)
       _env, words = Arguments.split_env(words)

@@ -50,9 +50,9 @@ module POSIX
         [env, env ? words.drop(1) : words, options]
       end
 
-      # [arguments, options or {}] of a File-style call (IO.read, IO.write, open("|cmd")...), whose keywords
-      # the drop-in puts last (MRI: rb_scan_args' trailing ":"): the last argument, even alone. A positional
-      # Hash there is taken too, where MRI 3 reads it as a length or mode.
+      # [arguments, options or {}] of open("|cmd") and the pipe calls the drop-in makes, whose keywords are
+      # put last (MRI: rb_scan_args' trailing ":"): the last argument, even alone. A positional Hash there is
+      # taken too, where MRI takes it as the permission, which a pipe ignores.
       def split_keywords(args)
         args.last.respond_to?(:to_hash) ? [args[0...-1], args.last.to_hash] : [args, {}]
       end

@@ -34,6 +34,12 @@ module POSIX
           Popen.open(::IO, [command, *args.first(1), options], block)
         end
 
+        # The keywords of IO.read, readlines, foreach, write: only the IO's (MRI's open_key_args opens the pipe
+        # with no spawn options: :chdir, redirects and the rest are ignored there, as unknown keys are).
+        def io_keywords(options)
+          options.select { |key, _| Popen::IO_OPTIONS.include?(key) }
+        end
+
         # IO.NAME(*args, **options, &block) called on `receiver`: on a pipe when IO itself is given "|cmd"
         # (pipe_NAME below gets the command and the other arguments, the options last), else JRuby's, the
         # keywords still keywords (File.read(path, encoding: 'UTF-8'); a positional Hash there is a length,
@@ -43,14 +49,14 @@ module POSIX
           return IO_METHODS[name].bind_call(receiver, *args, **options, &block) unless command
 
           deprecated(IO_DEPRECATED, 2) unless name == :foreach && !block # io_call, the method's block, its caller; an Enumerator warns when run
-          args = with_options(args.drop(1), options)
+          args = args.drop(1) # a positional Hash stays positional: a length, limit or offset (TypeError), as in MRI 3
           case name
-          when :read then pipe_read(command, args, block)
-          when :binread then pipe_binread(command, args, block)
-          when :readlines then pipe_readlines(command, args, block)
-          when :foreach then pipe_foreach(command, args, block)
-          when :write then pipe_write(command, args, block)
-          when :binwrite then pipe_binwrite(command, args, block)
+          when :read then pipe_read(command, args, options)
+          when :binread then pipe_binread(command, args)
+          when :readlines then pipe_readlines(command, args, options)
+          when :foreach then pipe_foreach(command, args, options, block)
+          when :write then pipe_write(command, args, options)
+          when :binwrite then pipe_binwrite(command, args)
           end
         end
 
@@ -59,10 +65,14 @@ module POSIX
           options.empty? ? args : [*args, options]
         end
 
-        # The popen block for an IO method's `offset`: MRI seeks the pipe first, which fails.
+        # The popen block for an IO method's `offset`: MRI seeks the pipe first, which fails (once the offset
+        # converts to an Integer: NUM2OFFT's TypeError first).
         def at_offset(offset, &action)
           lambda do |io|
-            raise Errno::ESPIPE if offset # MRI's lseek on the pipe; JRuby's IO#seek says EPIPE
+            if offset
+              Integer.try_convert(offset) or raise TypeError, "no implicit conversion of #{offset.class} into Integer"
+              raise Errno::ESPIPE # MRI's lseek on the pipe; JRuby's IO#seek says EPIPE
+            end
             action.call(io)
           end
         end
@@ -70,46 +80,45 @@ module POSIX
         # The pipe forms: what each IO method does with "|cmd".
 
         # IO.read("|cmd" [, length [, offset]] [, opts]): an offset raises Errno::ESPIPE, as MRI's seek on the pipe does.
-        def pipe_read(command, args, _block)
-          (length, offset), options = Arguments.split_keywords(args)
-          popen(command, [options], at_offset(offset) { |io| io.read(length) })
+        def pipe_read(command, (length, offset), options)
+          popen(command, [io_keywords(options)], at_offset(offset) { |io| io.read(length) })
         end
 
         # IO.binread("|cmd" [, length [, offset]]): read in binary mode.
-        def pipe_binread(command, (length, offset), _block)
+        def pipe_binread(command, (length, offset))
           popen(command, ['rb'], at_offset(offset) { |io| io.read(length) })
         end
 
         # IO.readlines("|cmd" [, sep] [, limit] [, chomp: bool] [, opts])
-        def pipe_readlines(command, args, _block)
-          lines(command, args) { |io, line_args, chomp| io.readlines(*line_args, **chomp) }
+        def pipe_readlines(command, args, options)
+          lines(command, args, options) { |io, line_args, chomp| io.readlines(*line_args, chomp: chomp) }
         end
 
         # IO.foreach("|cmd" [, sep] [, limit] [, chomp: bool] [, opts]) { |line| ... }; an Enumerator without a block.
-        def pipe_foreach(command, args, block)
-          return ::IO.enum_for(:foreach, "|#{command}", *args) unless block
+        def pipe_foreach(command, args, options, block)
+          return ::IO.enum_for(:foreach, "|#{command}", *args, **options) unless block
 
-          lines(command, args) { |io, line_args, chomp| io.each_line(*line_args, **chomp, &block) }
+          lines(command, args, options) { |io, line_args, chomp| io.each_line(*line_args, chomp: chomp, &block) }
           nil
         end
 
         # IO.write("|cmd", string [, offset] [, opts]) -> bytes written.
-        def pipe_write(command, args, _block)
-          (string, offset), options = Arguments.split_keywords(args)
+        def pipe_write(command, (string, offset), options)
+          options = io_keywords(options)
           mode = options.key?(:mode) || options.key?(:flags) ? options : options.merge(mode: 'w')
           popen(command, [mode], at_offset(offset) { |io| io.write(string) })
         end
 
         # IO.binwrite("|cmd", string [, offset]) -> bytes written, in binary mode.
-        def pipe_binwrite(command, (string, offset), _block)
+        def pipe_binwrite(command, (string, offset))
           popen(command, ['wb'], at_offset(offset) { |io| io.write(string) })
         end
 
-        # readlines and foreach: the line arguments and :chomp apart from popen's options.
-        def lines(command, args)
-          line_args, options = Arguments.split_keywords(args)
-          chomp = options.key?(:chomp) ? { chomp: options[:chomp] } : {}
-          popen(command, [options.reject { |k, _| k == :chomp }], ->(io) { yield(io, line_args, chomp) })
+        # readlines and foreach: the line arguments and :chomp apart from popen's options. :chomp is always
+        # passed, so that a positional Hash among the line arguments stays one (MRI's TypeError).
+        def lines(command, line_args, options)
+          chomp = options.fetch(:chomp, false)
+          popen(command, [io_keywords(options)], ->(io) { yield(io, line_args, chomp) })
         end
       end
 

@@ -15,7 +15,13 @@ module POSIX
         # ignores any other key, and so does this.
         IO_OPTIONS = %i[mode flags external_encoding internal_encoding encoding textmode binmode autoclose
                         invalid undef replace newline universal_newline crlf_newline cr_newline xml fallback].freeze
-        SPAWN_OPTIONS = %i[in out err chdir umask pgroup new_pgroup setsid unsetenv_others close_others uid gid].freeze
+        SPAWN_OPTIONS = %i[in out err chdir umask pgroup setsid unsetenv_others close_others uid gid].freeze
+        # The :rlimit_* keys MRI knows (process.c's rlimit_resource_name2int) that this platform has.
+        RLIMIT_OPTIONS = %w[AS CORE CPU DATA FSIZE KQUEUES MEMLOCK MSGQUEUE NICE NOFILE NPROC NPTS RSS RTPRIO RTTIME SBSIZE
+                            SIGPENDING STACK SWAP].select { |name| ::Process.const_defined?("RLIMIT_#{name}") }
+                                                  .map { |name| :"rlimit_#{name.downcase}" }.freeze
+        # MRI's Fixnum range on 64 bits: a larger Integer key is a Bignum there, which no spawn option is.
+        FIXNUM = (-2**62...2**62).freeze
         # What IO.popen(cmd) alone means: mode "r", no options. The common call takes the shortest way
         # through the steps below (each Ruby step right after a spawn costs tens of µs on JRuby).
         READ = 'r'.freeze
@@ -110,7 +116,16 @@ module POSIX
 
             mode = options[:mode]
           end
-          [env, command, mode.nil? ? 'r' : mode, options]
+          [env, command, mode.nil? ? 'r' : integer_mode(mode), options]
+        end
+
+        # MRI: rb_io_extract_modeenc's rb_check_to_integer: a mode that converts with to_int is an Integer
+        # mode, before a String is asked for.
+        def integer_mode(mode)
+          return mode if mode.is_a?(String) || mode.is_a?(Integer) || !mode.respond_to?(:to_int)
+
+          converted = mode.to_int
+          converted.is_a?(Integer) ? converted : mode
         end
 
         def start(klass, env, command, mode, options)
@@ -122,14 +137,14 @@ module POSIX
 
           parent = nil
           begin
+            if writable
+              child_in, writer = POSIX::Spawn::Native.pipe(klass)
+              spawn_options = with_pipe(spawn_options, 0, child_in)
+            end
             if readable
               reader, child_out = POSIX::Spawn::Native.pipe(klass)
               POSIX::Spawn::Native.enlarge_pipe(reader)
-              spawn_options[:out] = child_out
-            end
-            if writable
-              child_in, writer = POSIX::Spawn::Native.pipe(klass)
-              spawn_options[:in] = child_in
+              spawn_options = with_pipe(spawn_options, 1, child_out)
             end
             pid = POSIX::Spawn::Native.spawn(*spawn_args, spawn_options) # one that cannot start sets $? to exit 127
             parent = readable ? reader : writer
@@ -144,6 +159,17 @@ module POSIX
           parent.extend(PopenIO)
           parent.instance_variable_set(:@__posix_spawn_pid, pid)
           parent
+        end
+
+        # The options with the pipe's end as child fd `fd`, beside the caller's options: one of them that
+        # names `fd` too is MRI's "fd N specified twice" (pipe_open adds the pipe with rb_execarg_addopt).
+        # Its key, [fd], is one no caller's key replaces: when the caller has an [fd] key of its own, both
+        # stay, in a Hash that compares its keys by identity.
+        def with_pipe(options, fd, io)
+          key = [fd]
+          options = options.dup.compare_by_identity if options.key?(key)
+          options[key] = io
+          options
         end
 
         # [spawn's arguments, the Array form's own options or nil] for popen's command: a String is a
@@ -181,10 +207,20 @@ module POSIX
           spawn_options = {}
           options.each do |key, value|
             if IO_OPTIONS.include?(key) then io_options[key] = value unless key == :mode
-            elsif !key.is_a?(Symbol) || SPAWN_OPTIONS.include?(key) || key.to_s.start_with?('rlimit_') then spawn_options[key] = value
+            elsif spawn_option?(key) then spawn_options[key] = value
             end
           end
           [io_options, spawn_options]
+        end
+
+        # Whether popen hands `key` to the spawn (MRI: rb_execarg_addopt's keys, which rb_execarg_extract_options
+        # takes): a known Symbol, a descriptor (a Fixnum, an IO itself, not a to_io object) or an Array of them.
+        def spawn_option?(key)
+          case key
+          when Symbol then SPAWN_OPTIONS.include?(key) || RLIMIT_OPTIONS.include?(key)
+          when Integer then FIXNUM.cover?(key)
+          else key.is_a?(::IO) || key.is_a?(Array)
+          end
         end
 
         # [readable, writable] for a mode String ("r", "w", "r+", "rb", "r:enc"...) or Integer (File::RDWR...).

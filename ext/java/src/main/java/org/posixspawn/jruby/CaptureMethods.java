@@ -15,7 +15,6 @@ import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.posixspawn.jruby.os.capture.Capture;
 import org.posixspawn.jruby.os.capture.CaptureBuffer;
-import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
 /** POSIX::Spawn::Native.capture: the engine of POSIX::Spawn::Child#exec! (lib/posix/spawn/child.rb). */
@@ -37,7 +36,7 @@ public final class CaptureMethods {
     public static IRubyObject capture(ThreadContext context, IRubyObject self, IRubyObject spawnArgs, IRubyObject options, Block report) {
         Ruby runtime = context.runtime;
         RubyHash opts = options.convertToHash();
-        SpawnPlan plan = SpawnArguments.parse(context, ((RubyArray<?>) spawnArgs.convertToArray()).toJavaArray());
+        SpawnPlan plan = Plans.parse(context, ((RubyArray<?>) spawnArgs.convertToArray()).toJavaArray());
         IRubyObject inputValue = RubyValues.option(context, opts, "input");
         ByteBuffer input = inputValue.isNil() ? null : RubyValues.bytesOf(inputValue.convertToString());
         IRubyObject timeoutValue = RubyValues.option(context, opts, "timeout"), maxValue = RubyValues.option(context, opts, "max");

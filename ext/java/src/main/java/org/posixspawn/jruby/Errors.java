@@ -1,6 +1,5 @@
 package org.posixspawn.jruby;
 
-import org.jcodings.Encoding;
 import org.jruby.Ruby;
 import org.jruby.RubyClass;
 import org.jruby.RubyException;
@@ -39,12 +38,17 @@ final class Errors {
      * 127, as MRI's does; that child had a pid, ours never existed, so the status has pid 0 (as JRuby's Kernel#system's).
      */
     static RaiseException toRuby(ThreadContext context, SpawnError error) {
+        return toRuby(context, error, error.culprit);
+    }
+
+    /** The same, naming {@code culprit} instead of the error's own (Kernel#system with exception: true names the command). */
+    static RaiseException toRuby(ThreadContext context, SpawnError error, PathName culprit) {
         Ruby runtime = context.runtime;
         if (error.inChild) context.setLastExitStatus(RubyProcess.RubyStatus.newProcessStatus(runtime, EXEC_FAILED, 0));
         switch (error.kind) {
             case UNSUPPORTED: return runtime.newNotImplementedError(error.getMessage());
             case NO_MEMORY: return runtime.newRaiseException(runtime.getNoMemoryError(), error.getMessage());
-            default: return errno(context, error.errno, error.culprit);
+            default: return errno(context, error.errno, culprit);
         }
     }
 
@@ -57,11 +61,11 @@ final class Errors {
         RubyClass errnoClass = runtime.getErrno(errno);
         if (errnoClass == null) return runtime.newErrnoFromInt(errno, culprit.toString()); // an errno Ruby has no class for
         RubyException exception = (RubyException) errnoClass.newInstance(context, Block.NULL_BLOCK);
+        RubyString name = RubyValues.string(runtime, culprit);
         ByteList text = exception.message(context).convertToString().getByteList().dup();
         text.append(new byte[] {' ', '-', ' '});
-        text.append(culprit.bytes);
-        Encoding encoding = runtime.getEncodingService().getEncodingFromString(culprit.encoding);
-        text.setEncoding(encoding != null ? encoding : runtime.getEncodingService().getAscii8bitEncoding());
+        text.append(name.getByteList());
+        text.setEncoding(name.getEncoding());
         exception.setMessage(RubyString.newString(runtime, text));
         return exception.toThrowable();
     }

@@ -8,7 +8,6 @@ import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.posixspawn.jruby.os.child.OwnedChild;
 import org.posixspawn.jruby.os.child.Reaper;
-import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
 /** POSIX::Spawn::Native's functions that give children to the reaper (lib/posix/spawn/handle.rb, spawn's :detach). */
@@ -19,7 +18,7 @@ public final class HandleMethods {
     @JRubyMethod(module = true, required = 1, rest = true)
     public static IRubyObject start_handle(ThreadContext context, IRubyObject self, IRubyObject[] args) {
         boolean killOnExit = args[0].isTrue();
-        SpawnPlan plan = SpawnArguments.parse(context, Arrays.copyOfRange(args, 1, args.length));
+        SpawnPlan plan = Plans.parse(context, Arrays.copyOfRange(args, 1, args.length));
         OwnedChild child = Errors.call(context, () -> Reaper.spawn(plan, plan.pgroup == 0 || plan.setsid, killOnExit));
         return Handle.of(context.runtime, child);
     }
@@ -27,7 +26,7 @@ public final class HandleMethods {
     /** Native.spawn_detached([env,] command... [,options]) -> pid: a child the reaper reaps as it ends, for nobody. */
     @JRubyMethod(module = true, rest = true)
     public static IRubyObject spawn_detached(ThreadContext context, IRubyObject self, IRubyObject[] args) {
-        SpawnPlan plan = SpawnArguments.parse(context, args);
+        SpawnPlan plan = Plans.parse(context, args);
         OwnedChild child = Errors.call(context, () -> Reaper.spawn(plan, plan.pgroup == 0 || plan.setsid, false));
         return RubyFixnum.newFixnum(context.runtime, child.pid);
     }

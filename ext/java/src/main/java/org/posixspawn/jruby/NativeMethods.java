@@ -11,6 +11,7 @@ import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.posixspawn.jruby.os.libc.SpawnError;
 import org.posixspawn.jruby.os.spawn.Spawner;
+import org.posixspawn.jruby.plan.AfterOpening;
 import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
@@ -21,7 +22,7 @@ public final class NativeMethods {
     /** Native.spawn([env,] command... [,options]) -> pid: Process.spawn's contract. */
     @JRubyMethod(module = true, rest = true)
     public static IRubyObject spawn(ThreadContext context, IRubyObject self, IRubyObject[] args) {
-        SpawnPlan plan = SpawnArguments.parse(context, args);
+        SpawnPlan plan = Plans.parse(context, args);
         try { // not Errors.call: its lambda's bootstrap would be part of the first spawn
             return RubyFixnum.newFixnum(context.runtime, Spawner.spawn(plan));
         } catch (SpawnError error) {
@@ -30,24 +31,33 @@ public final class NativeMethods {
     }
 
     /**
-     * Native.system_spawn([env,] command... [,options]) -> [pid or nil, exception]: Kernel#system's
-     * spawn half. A child that could not start gives nil (and $? exit 127), unless :exception asked for the
-     * error; a redirect file that cannot be opened raises, as in MRI.
+     * Native.system_spawn([env,] command... [,options]) -> [pid or nil, exception, command]: Kernel#system's
+     * spawn half, and the command as its messages name it. A child that could not start gives nil (and $?
+     * exit 127), unless :exception asked for the error, which then names the command (MRI's rb_f_system);
+     * a redirect file that cannot be opened raises, naming the file, as in MRI.
      */
     @JRubyMethod(module = true, rest = true)
     public static IRubyObject system_spawn(ThreadContext context, IRubyObject self, IRubyObject[] args) {
         Ruby runtime = context.runtime;
-        SpawnArguments.Parsed parsed = SpawnArguments.parseForSystem(context, args);
+        SpawnArguments.Parsed parsed;
+        try {
+            parsed = SpawnArguments.parseForSystem(context, args);
+        } catch (AfterOpening failure) {
+            context.setLastExitStatus(context.nil); // MRI: the arguments are read, $? cleared, then the files opened
+            throw Plans.raise(context, failure);
+        }
         context.setLastExitStatus(context.nil); // MRI: rb_f_system's rb_last_status_clear, after the arguments are read
+        SpawnPlan plan = parsed.plan;
         IRubyObject pid;
         try {
-            pid = RubyFixnum.newFixnum(runtime, Spawner.spawn(parsed.plan));
+            pid = RubyFixnum.newFixnum(runtime, Spawner.spawn(plan));
         } catch (SpawnError error) {
+            if (parsed.exception && error.inChild) throw Errors.toRuby(context, error, plan.command); // MRI names the command
             RaiseException raised = Errors.toRuby(context, error);
             if (parsed.exception || !error.inChild) throw raised;
             pid = runtime.getNil();
         }
-        return RubyArray.newArray(runtime, pid, runtime.newBoolean(parsed.exception));
+        return RubyArray.newArray(runtime, pid, runtime.newBoolean(parsed.exception), RubyValues.string(runtime, plan.command));
     }
 
     /**

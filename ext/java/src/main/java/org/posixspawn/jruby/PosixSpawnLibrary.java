@@ -43,7 +43,7 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
     /** The classes a plain spawn initialises, in the order it does (-verbose:class); PosixSpawnLibraryTest loads each. */
     static final String[] PLAIN_SPAWN_CLASSES = {
         "org.posixspawn.jruby.os.libc.Native", "org.posixspawn.jruby.os.libc.Constants", "org.posixspawn.jruby.os.libc.Features",
-        "org.posixspawn.jruby.plan.SpawnArguments", "org.posixspawn.jruby.plan.SpawnArguments$Parsed", "org.posixspawn.jruby.plan.SpawnPlan",
+        "org.posixspawn.jruby.Plans", "org.posixspawn.jruby.plan.SpawnArguments", "org.posixspawn.jruby.plan.SpawnArguments$Parsed", "org.posixspawn.jruby.plan.SpawnPlan",
         "org.posixspawn.jruby.plan.SpawnPlan$Builder", "org.posixspawn.jruby.plan.Conversions", "org.posixspawn.jruby.plan.Redirects",
         "org.posixspawn.jruby.plan.ExecOptions", "org.posixspawn.jruby.plan.Environment", "org.posixspawn.jruby.plan.EnvironmentSnapshot",
         "org.posixspawn.jruby.plan.CommandLine", "org.posixspawn.jruby.plan.PathName", "org.posixspawn.jruby.plan.InheritableIOs",

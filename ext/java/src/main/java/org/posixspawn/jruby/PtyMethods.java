@@ -14,7 +14,6 @@ import org.posixspawn.jruby.os.pty.Pty;
 import org.posixspawn.jruby.os.libc.SpawnError;
 import org.posixspawn.jruby.os.spawn.Spawner;
 import org.posixspawn.jruby.plan.PathName;
-import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
 /** POSIX::Spawn::Native's pseudo-terminal primitives, which lib/posix/spawn/pty.rb builds open_pty and pty_spawn on. */
@@ -51,7 +50,7 @@ public final class PtyMethods {
         Ruby runtime = context.runtime;
         int master = RubyNumeric.num2int(args[0]);
         byte[] slavePath = args[1].convertToString().getBytes();
-        SpawnPlan plan = SpawnArguments.parse(context, ((RubyArray<?>) args[4].convertToArray()).toJavaArray());
+        SpawnPlan plan = Plans.parse(context, ((RubyArray<?>) args[4].convertToArray()).toJavaArray());
         if (plan.pgroup >= 0) throw runtime.newArgumentError("pgroup option is not allowed: the child of a pty leads a new session, and a group of its own");
         SpawnPlan withTerminal = plan.withControllingTerminal(slavePath);
         if (!args[2].isNil()) {

@@ -2,6 +2,7 @@ package org.posixspawn.jruby;
 
 import java.nio.ByteBuffer;
 
+import org.jcodings.Encoding;
 import org.jcodings.specific.ASCIIEncoding;
 import org.jruby.Ruby;
 import org.jruby.RubyHash;
@@ -11,6 +12,7 @@ import org.jruby.RubyString;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.util.ByteList;
+import org.posixspawn.jruby.plan.PathName;
 
 /** The Ruby values the bridge's methods take and give, converted one way everywhere. */
 final class RubyValues {
@@ -22,6 +24,12 @@ final class RubyValues {
     /** An ASCII-8BIT String that takes over the array (no copy). */
     static RubyString binaryString(Ruby runtime, byte[] bytes) {
         return RubyString.newStringNoCopy(runtime, new ByteList(bytes, ASCIIEncoding.INSTANCE, false));
+    }
+
+    /** A path or program name as the caller's String held it: its bytes in its encoding (ASCII-8BIT when Ruby has no such encoding). */
+    static RubyString string(Ruby runtime, PathName name) {
+        Encoding encoding = runtime.getEncodingService().getEncodingFromString(name.encoding);
+        return RubyString.newString(runtime, new ByteList(name.bytes, encoding != null ? encoding : ASCIIEncoding.INSTANCE, true));
     }
 
     /** The String's bytes where they are, not copied (as with IO#write, another thread changing it meanwhile races the run). */

@@ -38,11 +38,13 @@ final class CommandLine {
             plan.argv.add(ascii("sh"));
             plan.argv.add(ascii("-c"));
             plan.argv.add(Conversions.bytes(words.get(0)));
+            plan.command = new PathName(Conversions.bytes(words.get(0)), words.get(0).getEncoding().toString());
             return;
         }
         List<ByteList> argv = program == null && words.size() == 1 ? splitWords(words.get(0)) : words;
         if (argv.isEmpty()) argv = Arrays.asList(new ByteList());
         plan.program = program != null ? program : new PathName(Conversions.bytes(argv.get(0)), argv.get(0).getEncoding().toString());
+        plan.command = plan.program;
         for (ByteList word : argv) plan.argv.add(Conversions.bytes(word));
     }
 

@@ -7,6 +7,7 @@ import java.util.Arrays;
 
 import org.jruby.Ruby;
 import org.jruby.RubyBignum;
+import org.jruby.RubyFixnum;
 import org.jruby.RubyIO;
 import org.jruby.RubyInteger;
 import org.jruby.RubyNumeric;
@@ -55,6 +56,13 @@ final class Conversions {
         throw context.runtime.newTypeError("can't convert " + type + " to IO (" + type + "#to_io gives " + io.getMetaClass().getRealClass().getName() + ")");
     }
 
+    /** MRI: FIXNUM_P on 64 bits: an Integer from -2**62 to 2**62-1; a larger one is a Bignum there (JRuby's Fixnum is a long). */
+    static boolean isFixnum(IRubyObject v) {
+        if (!(v instanceof RubyFixnum)) return false;
+        long n = ((RubyFixnum) v).getLongValue();
+        return n >= -(1L << 62) && n < (1L << 62);
+    }
+
     /** MRI: NUM2LONG: an Integer, a Float (truncated) or something with to_int; nil has its own message. */
     static long toLong(IRubyObject v) {
         return RubyNumeric.num2long(v);
@@ -62,7 +70,11 @@ final class Conversions {
 
     /** MRI: NUM2INT (rb_num2int): NUM2LONG, then the range of a C int, as pid_t, fds and open flags are. */
     static int toInt(Ruby runtime, IRubyObject v) {
-        long n = toLong(v);
+        return toInt(runtime, toLong(v));
+    }
+
+    /** MRI: rb_num2int's range check (FIX2INT's too): {@code n} as a C int, or RangeError. */
+    static int toInt(Ruby runtime, long n) {
         if (n > Integer.MAX_VALUE) throw runtime.newRangeError("integer " + n + " too big to convert to " + quoted(runtime, "int"));
         if (n < Integer.MIN_VALUE) throw runtime.newRangeError("integer " + n + " too small to convert to " + quoted(runtime, "int"));
         return (int) n;

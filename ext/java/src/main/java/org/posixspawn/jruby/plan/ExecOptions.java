@@ -27,22 +27,20 @@ final class ExecOptions {
     private final Ruby runtime;
     private final SpawnPlan.Builder plan;
     private final Redirects redirects;
-    private final boolean exceptionAllowed;
     // Which once-only options were given (MRI: *_given), for "specified twice".
     private boolean pgroupGiven, unsetenvOthersGiven, chdirGiven, umaskGiven, setsidGiven;
     /** Whether :close_others was given (MRI's default differs from both of its values here: see SpawnPlan.inherited). */
     boolean closeOthersGiven;
     /** :unsetenv_others. */
     boolean unsetenvOthers;
-    /** Kernel#system's :exception, or null when not given. */
+    /** :exception (Kernel#system's), or null when not given. */
     Boolean exception;
 
-    ExecOptions(ThreadContext context, SpawnPlan.Builder plan, Redirects redirects, boolean exceptionAllowed) {
+    ExecOptions(ThreadContext context, SpawnPlan.Builder plan, Redirects redirects) {
         this.context = context;
         this.runtime = context.runtime;
         this.plan = plan;
         this.redirects = redirects;
-        this.exceptionAllowed = exceptionAllowed;
     }
 
     // MRI: rb_check_exec_options / check_exec_options_i
@@ -111,8 +109,7 @@ final class ExecOptions {
                 case "in": redirects.add(RubyFixnum.zero(runtime), value); return true;
                 case "out": redirects.add(RubyFixnum.one(runtime), value); return true;
                 case "err": redirects.add(RubyFixnum.newFixnum(runtime, 2), value); return true;
-                case "exception":
-                    if (!exceptionAllowed) throw runtime.newArgumentError("exception option is not allowed");
+                case "exception": // refused where not allowed only once the command is read (SpawnArguments)
                     if (exception != null) throw runtime.newArgumentError("exception option specified twice");
                     exception = Conversions.toBoolean(runtime, value, "exception");
                     return true;
@@ -123,7 +120,7 @@ final class ExecOptions {
                     return false;
             }
         }
-        if (key instanceof RubyFixnum || key instanceof RubyIO || key instanceof RubyArray) {
+        if (Conversions.isFixnum(key) || key instanceof RubyIO || key instanceof RubyArray) {
             redirects.add(key, value);
             return true;
         }

@@ -14,10 +14,22 @@ final class FdTable {
 
     private FdTable() {}
 
-    /** Checks the table and returns {@code childDups} with each chain resolved to its end (MRI rewrites them in place). */
-    static List<ChildDup> check(Ruby runtime, List<Redirect> redirects, List<Integer> closes, List<ChildDup> childDups) {
+    /**
+     * Checks the table and returns {@code childDups} with each chain resolved to its end (MRI rewrites them in
+     * place). MRI's order: the dup2 redirects, each with its Integer source (in {@code givenSources}) in range,
+     * then the opened files (added to fd_dup2 as they are opened), the closes, the [:child, fd] ones.
+     */
+    static List<ChildDup> check(Ruby runtime, List<Redirect> redirects, Map<Redirect, Long> givenSources, List<Integer> closes,
+            List<ChildDup> childDups) {
         Map<Integer, Integer> seen = new HashMap<>();
-        for (Redirect r : redirects) claim(runtime, seen, r.childFd, TAKEN);
+        for (Redirect r : redirects) {
+            if (r.file != null) continue;
+            claim(runtime, seen, r.childFd, TAKEN);
+            Long given = givenSources.get(r);
+            // MRI does not check a source's sign; a negative one fails in the child. We fail early, in range.
+            if (given != null) Redirects.notNegative(runtime, Conversions.toInt(runtime, given));
+        }
+        for (Redirect r : redirects) if (r.file != null) claim(runtime, seen, r.childFd, TAKEN);
         for (int fd : closes) claim(runtime, seen, fd, CLOSED);
         for (ChildDup d : childDups) claim(runtime, seen, d.childFd, d.sourceFd);
         List<ChildDup> resolved = new ArrayList<>(childDups.size());

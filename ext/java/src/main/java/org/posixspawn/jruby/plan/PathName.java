@@ -36,9 +36,12 @@ public final class PathName {
         return false;
     }
 
-    /** The bytes of this path made absolute against {@code directory} (an absolute path), as MRI does: joined, not normalised. */
+    /**
+     * The bytes of this path made absolute against {@code directory} (an absolute path), as MRI does: joined,
+     * not normalised. An empty path stays empty: MRI hands "" to open(2) and chdir(2), which fail with ENOENT.
+     */
     public byte[] against(byte[] directory) {
-        if (isAbsolute()) return bytes;
+        if (isAbsolute() || bytes.length == 0) return bytes;
         int dirLength = directory.length;
         while (dirLength > 1 && directory[dirLength - 1] == '/') dirLength--;
         boolean slash = !(dirLength == 1 && directory[0] == '/');

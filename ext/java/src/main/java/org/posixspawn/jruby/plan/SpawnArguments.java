@@ -25,7 +25,7 @@ import org.jruby.util.TypeConverter;
 public final class SpawnArguments {
     private SpawnArguments() {}
 
-    /** Process.spawn's arguments to a plan. */
+    /** Process.spawn's arguments to a plan; throws {@link AfterOpening} for an error MRI meets only after opening files. */
     public static SpawnPlan parse(ThreadContext context, IRubyObject[] args) {
         return read(context, args, false).plan;
     }
@@ -94,12 +94,13 @@ public final class SpawnArguments {
         SpawnPlan.Builder plan = new SpawnPlan.Builder();
         plan.pwd = Conversions.pwd(runtime);
         Redirects redirects = new Redirects(context, plan.pwd);
-        ExecOptions exec = new ExecOptions(context, plan, redirects, exceptionAllowed);
+        ExecOptions exec = new ExecOptions(context, plan, redirects);
         if (options != null) exec.read((RubyHash) options);
         Environment environment = envHash == null ? Environment.none() : Environment.read(runtime, (RubyHash) envHash);
         EnvironmentSnapshot env = EnvironmentSnapshot.of(runtime);
         plan.searchPath = environment.searchPath(env);
         CommandLine.fill(plan, program, argv);
+        if (!exceptionAllowed && exec.exception != null) throw runtime.newArgumentError("exception option is not allowed"); // MRI: rb_execarg_init
         plan.envp = environment.envp(env, exec.unsetenvOthers);
         if (plan.cwd == null) plan.cwd = plan.pwd;
         if (!exec.closeOthersGiven) plan.inherited.addAll(InheritableIOs.descriptors());

@@ -12,6 +12,8 @@ import java.util.List;
 public final class SpawnPlan {
     /** The program as the caller named it (or /bin/sh for a shell command line): what is looked up, and what errors name. */
     public final PathName program;
+    /** The command as Kernel#system's exception: true names it: the shell command line, else {@link #program}. */
+    public final PathName command;
     /** The PATH to look the program up on (the env hash's, else ENV's), or null when there is none. */
     public final byte[] searchPath;
     /** JRuby's Dir.pwd when the arguments were read: relative PATH entries are resolved against it. */
@@ -48,6 +50,7 @@ public final class SpawnPlan {
 
     SpawnPlan(Builder b) {
         program = b.program;
+        command = b.command;
         searchPath = b.searchPath;
         pwd = b.pwd;
         argv = Collections.unmodifiableList(new ArrayList<>(b.argv));
@@ -112,6 +115,7 @@ public final class SpawnPlan {
     Builder toBuilder() {
         Builder b = new Builder();
         b.program = program;
+        b.command = command;
         b.searchPath = searchPath;
         b.pwd = pwd;
         b.argv.addAll(argv);
@@ -146,6 +150,7 @@ public final class SpawnPlan {
     /** Mutable twin used while arguments are being read. */
     static final class Builder {
         PathName program;
+        PathName command;
         byte[] searchPath;
         byte[] pwd;
         final List<byte[]> argv = new ArrayList<>();

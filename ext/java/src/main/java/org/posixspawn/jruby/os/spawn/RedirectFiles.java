@@ -1,6 +1,7 @@
 package org.posixspawn.jruby.os.spawn;
 
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 
 import jnr.ffi.Pointer;
@@ -17,7 +18,7 @@ import org.posixspawn.jruby.plan.SpawnPlan;
  * name the path (MRI: rb_execarg_parent_start1); each once, however many child fds it serves. Closed
  * (in the parent) after the spawn, whatever its outcome.
  */
-final class RedirectFiles implements AutoCloseable {
+public final class RedirectFiles implements AutoCloseable {
     private final Map<FileToOpen, Integer> opened = new IdentityHashMap<>();
 
     private RedirectFiles() {}
@@ -25,17 +26,26 @@ final class RedirectFiles implements AutoCloseable {
     static RedirectFiles open(SpawnPlan plan) throws SpawnError {
         RedirectFiles files = new RedirectFiles();
         try {
-            for (Redirect r : plan.redirects) {
-                if (r.file == null || files.opened.containsKey(r.file)) continue;
-                int fd = openCloexec(r.file);
-                if (fd < 0) throw SpawnError.errno(Native.errno(), r.file.asGiven);
-                files.opened.put(r.file, fd);
-            }
+            for (Redirect r : plan.redirects) if (r.file != null) files.add(r.file);
             return files;
         } catch (SpawnError e) {
             files.close();
             throw e;
         }
+    }
+
+    /** Opens {@code files} in order and closes them again: what MRI has done to them when it raises an error it meets after them. */
+    public static void openAndClose(List<FileToOpen> files) throws SpawnError {
+        try (RedirectFiles opened = new RedirectFiles()) {
+            for (FileToOpen file : files) opened.add(file);
+        }
+    }
+
+    private void add(FileToOpen file) throws SpawnError {
+        if (opened.containsKey(file)) return;
+        int fd = openCloexec(file);
+        if (fd < 0) throw SpawnError.errno(Native.errno(), file.asGiven);
+        opened.put(file, fd);
     }
 
     /** The parent's descriptor the child's fd of {@code r} is copied from. */

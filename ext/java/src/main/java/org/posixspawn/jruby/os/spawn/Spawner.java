@@ -37,7 +37,7 @@ public final class Spawner {
             checkOpen(plan);
             boolean needsChdir = SpawnFailure.changesDirectory(plan.cwd);
             byte[] executable = programPath(ProgramLookup.find(plan.program.bytes, plan.searchPath, plan.pwd), plan.cwd, needsChdir, Native.PROFILE);
-            if (executable == null) throw SpawnError.inChild(Constants.ENOENT, plan.program);
+            if (executable == null) throw SpawnFailure.of(Constants.ENOENT, plan); // a :chdir MRI's child fails at first wins
             SpawnRoute route = SpawnRoute.choose(plan, needsChdir);
             Closing closing = Closing.choose(plan);
             long pid;
