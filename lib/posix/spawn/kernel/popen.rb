@@ -148,6 +148,11 @@ module POSIX
             end
             pid = POSIX::Spawn::Native.spawn(*spawn_args, spawn_options) # one that cannot start sets $? to exit 127
             parent = readable ? reader : writer
+          rescue SystemCallError => e
+            # MRI's popen child reports the step that failed (rb_exec_fail): "chdir", not the directory.
+            dir = spawn_options[:chdir]
+            raise e unless dir && e.message.end_with?(" - #{dir}")
+            raise e.class, 'chdir'
           ensure
             child_out&.close
             child_in&.close
