@@ -87,37 +87,10 @@ module Differential
         end
       ),
 
-      # ---- pending fixes in flight: each names the item of issue #28 another helper is fixing; the lead
-      # ---- removes these at merge (they are not differences the gem keeps).
+      # ---- pending: known bugs of the gem, not differences it keeps; each goes when its fix lands
+      # ---- (DIFFERENTIAL_NO_PENDING=1 shows what they still hide).
       Entry.new(
-        name: 'PENDING h2: empty paths (chdir: "", a redirect to "")',
-        pending: true,
-        rule: lambda do |call, mri, gem|
-          call =~ /(chdir:|=>) ""/ ? [[], []] : [mri, gem]
-        end
-      ),
-      Entry.new(
-        name: 'PENDING h2: which error wins, and MRI opening redirect files before its checks',
-        pending: true,
-        rule: lambda do |_call, mri, gem|
-          a = mri.grep(/\Araised=/)
-          b = gem.grep(/\Araised=/)
-          next [mri, gem] if a.empty? || b.empty?
-          # The $? that follows the error, too: MRI's parent-side errors leave it nil, a failed start 127.
-          without(mri, gem, /\A(raised=|file |\$\?=)/)
-        end
-      ),
-      Entry.new(
-        name: 'PENDING h2: IO.popen with a redirect of the popen side (:in/:out), which MRI refuses',
-        pending: true,
-        rule: lambda do |call, mri, gem|
-          # MRI refuses (or fails opening the file first); the drop-in ignores the option and runs the child.
-          popen_side = call.split("\t")[1] == 'popen' && call =~ /(:in|:out|\b[01]|STDOUT) =>/
-          popen_side && !mri.grep(/\Araised=/).empty? && gem.grep(/\Araised=/).empty? ? [[], []] : [mri, gem]
-        end
-      ),
-      Entry.new(
-        name: "PENDING (no owner yet, diff-findings C.6): IO.popen's separate env Hash and PATH lookup",
+        name: "KNOWN BUG, not fixed yet (issue #28): IO.popen's separate env Hash and PATH lookup",
         pending: true,
         rule: lambda do |call, mri, gem|
           # MRI looks the program up before it applies popen's env (rb_execarg_setenv), on the parent's PATH.
@@ -125,23 +98,6 @@ module Differential
           lookup && mri != gem ? [[], []] : [mri, gem]
         end
       ),
-      Entry.new(
-        name: 'PENDING (no owner yet, diff-findings J.18): IO.popen ignores options it does not know',
-        pending: true,
-        rule: lambda do |call, mri, gem|
-          # MRI hands popen's unknown keys to rb_io_extract_modeenc, which ignores them; the drop-in raises.
-          unknown = call.split("\t")[1] == 'popen' && gem.any? { |l| l.start_with?('raised=ArgumentError: wrong exec option') }
-          unknown && mri.grep(/\Araised=/).empty? ? [[], []] : [mri, gem]
-        end
-      ),
-      Entry.new(
-        name: 'PENDING h2: exception: with a value not true or false (message)',
-        pending: true,
-        rule: lambda do |call, mri, gem|
-          next [mri, gem] unless call =~ /exception: (1|nil)/
-          without(mri, gem, /\Araised=ArgumentError: (expected true or false as exception|exception option is not allowed)/)
-        end
-      )
     ].freeze
 
     # The observations of one call with every applicable entry's lines set aside; `explained` counts by name.
