@@ -34,6 +34,9 @@ module MriPopenEdgesSpec
     [%q(IO.popen(['cat'], 'r+', in: 'missing.txt') { 1 }), ['Errno::ENOENT', 'No such file or directory - missing.txt'], []],
     [%q(IO.popen('cat', 'w', out: 'out.txt') { |io| io.write('x') }), 1, ['out.txt']],
     [%q(IO.popen('echo hi', 'r', in: '/dev/null', &:read)), "hi\n", []],
+    # a :chdir the child cannot enter: MRI's popen child names the step (rb_exec_fail), not the directory
+    [%q(IO.popen(['true'], 'w', chdir: 'nope') { 1 }), ['Errno::ENOENT', 'No such file or directory - chdir'], []],
+    [%q(IO.popen('true', chdir: '/etc/hostname', &:read)), ['Errno::ENOTDIR', 'Not a directory - chdir'], []],
     # the mode: to_int before to_str (rb_io_extract_modeenc)
     [%q(IO.popen('echo hi', ToStr.new('r'), &:read)), "hi\n", []],
     [%q(IO.popen('echo hi', ToInt.new, &:read)), "hi\n", []],
