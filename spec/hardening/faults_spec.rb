@@ -131,8 +131,8 @@ RSpec.describe 'faults' do
     it 'raises Errno::EMFILE from every spawn that needs a descriptor, naming what it opened' do
       expect(@report['full']).to include(
         'redirect_to_file' => 'Errno::EMFILE: Too many open files - /dev/null',
-        'popen4' => 'Errno::EMFILE: Too many open files - opening pipe',
-        'backtick' => 'Errno::EMFILE: Too many open files - opening pipe'
+        'popen4' => 'Errno::EMFILE: Too many open files - pipe2',
+        'backtick' => 'Errno::EMFILE: Too many open files - pipe2'
       )
       expect(@report['full']['rlimit']).to start_with('Errno::EMFILE: Too many open files')
     end
