@@ -24,6 +24,22 @@ RSpec.shared_examples 'child wait behaviour' do |routes|
     expect([child.status.exitstatus, child.status.pid, $?]).to eq([3, child.pid, child.status])
   end
 
+  it 'ends (TERM, then KILL), reaps and closes everything of a run whose start report raises' do
+    # Native.capture's first report (the pid) runs Ruby code: a raise there (or a Thread#raise landing in it)
+    # comes before any wait, and the run must still be ended as on an interrupt.
+    reports = []
+    expect do
+      expect do
+        POSIX::Spawn::Native.capture(['sh', '-c', 'trap "" TERM; exec sleep 30'], {}) do |report|
+          reports << report
+          raise 'from the report' unless report.key?(:status)
+        end
+      end.to raise_error(RuntimeError, 'from the report')
+    end.not_to leak(:descriptors, :children)
+    expect(reports.last[:status].termsig).to eq(Signal.list['KILL'])
+    expect(reports.last[:status].pid).to eq(reports.first[:pid])
+  end
+
   describe 'running a command to completion' do
     it 'captures stdout and stderr apart, as binary Strings, with the status and $?' do
       child = described_class.new('sh', '-c', 'printf out; printf err >&2; exit 3')

@@ -19,8 +19,9 @@ require 'fileutils'
 module NativeHeapLoad
   # -Xint: no JIT, whose compiler arenas and code metadata move the C heap by megabytes at a time. SerialGC:
   # no concurrent collector threads and their buffers. The JVM frees the ObjectMonitors of objects waited
-  # on (a Handle's OwnedChild) only when it deflates them, every 60 s by default: every 20 ms here, so that
-  # what is seen is what is never freed (IgnoreUnrecognizedVMOptions: a Java 8 or 11 deflates at safepoints).
+  # on (thread joins, JRuby's own; the gem waits on no monitor) only when it deflates them, every 60 s by
+  # default: every 20 ms here, so that what is seen is what is never freed (IgnoreUnrecognizedVMOptions: a
+  # Java 8 or 11 deflates at safepoints).
   JVM_OPTIONS = %w[-Xint -XX:+UseSerialGC -XX:+IgnoreUnrecognizedVMOptions -XX:+UnlockDiagnosticVMOptions
                    -XX:GuaranteedAsyncDeflationInterval=20].freeze
   # Threads running at once, and the operations each runs before it ends and a new one takes its place.

@@ -51,9 +51,9 @@ public final class CaptureMethods {
         Capture capture = Errors.call(context, () -> Capture.start(plan, input, deadline, max > 0 ? max : -1, ownGroup));
         RubyHash started = RubyHash.newHash(runtime);
         started.fastASet(runtime.newSymbol("pid"), RubyFixnum.newFixnum(runtime, capture.pid()));
-        report.yield(context, started);
         boolean aborted = false;
         try {
+            report.yield(context, started); // in the try: whatever it raises, close() ends and reaps the child
             if (!stdoutStream.isNil()) capture.out().stream();
             if (!stderrStream.isNil()) capture.err().stream();
             if (!waitDelay.isNil()) capture.waitDelay(RubyValues.nanos(context, waitDelay));

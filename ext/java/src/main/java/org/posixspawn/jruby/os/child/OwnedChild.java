@@ -2,7 +2,8 @@ package org.posixspawn.jruby.os.child;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import jnr.constants.platform.Errno;
@@ -16,7 +17,9 @@ import org.posixspawn.jruby.os.libc.SpawnError;
  * A child given to the {@link Reaper}: its pid, the pidfd the reaper waits on (or none: then the reaper asks
  * waitpid), and, once it has ended, its wait status. Only {@link #reapIfExited} reaps it (the reaper's, or a
  * Capture's that saw the pidfd readable), under this object's lock, so while {@link #ended} is false the pid
- * is still this child's (a zombie keeps it) and may be signalled.
+ * is still this child's (a zombie keeps it) and may be signalled. The lock is a ReentrantLock, not a monitor:
+ * HotSpot gives a monitor waited on (or fought over) a C-heap ObjectMonitor that it frees only a minute later,
+ * one per child for every Handle#wait (doc/native-memory.md).
  */
 public final class OwnedChild {
     /** How long a child has between TERM and KILL, when Child ends it and when the JVM exits. */
@@ -33,6 +36,8 @@ public final class OwnedChild {
     private List<Consumer<OwnedChild>> listeners = new ArrayList<>();
     /** What the caller ties to this child (the Ruby Handle). */
     public volatile Object attachment;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition end = lock.newCondition();
 
     OwnedChild(long pid, int pidfd, boolean leadsGroup, boolean killOnExit) {
         this.pid = pid;
@@ -43,24 +48,44 @@ public final class OwnedChild {
     }
 
     /** The reaper could not watch the pidfd: it is closed, and waitpid is asked instead. */
-    synchronized void withoutPidfd() {
-        Native.libc.close(pidfd);
-        pidfd = -1;
-        pidfdRoute = false;
+    void withoutPidfd() {
+        lock.lock();
+        try {
+            Native.libc.close(pidfd);
+            pidfd = -1;
+            pidfdRoute = false;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** How the reaper learns of this child's end. */
-    public synchronized ExitRoute route() {
-        return pidfdRoute ? ExitRoute.PIDFD : ExitRoute.WAITPID_POLL;
+    public ExitRoute route() {
+        lock.lock();
+        try {
+            return pidfdRoute ? ExitRoute.PIDFD : ExitRoute.WAITPID_POLL;
+        } finally {
+            lock.unlock();
+        }
     }
 
-    public synchronized boolean ended() {
-        return ended;
+    public boolean ended() {
+        lock.lock();
+        try {
+            return ended;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Ended, but reaped by someone else's wait (Process.wait with no pid): the status is unknown. */
-    public synchronized boolean lost() {
-        return lost;
+    public boolean lost() {
+        lock.lock();
+        try {
+            return lost;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Why this child's status cannot be had, once {@link #lost}: ECHILD, naming the pid. */
@@ -69,18 +94,28 @@ public final class OwnedChild {
     }
 
     /** The wait status (as waitpid gives it) once ended, else -1 (also when {@link #lost}). */
-    public synchronized int rawStatus() {
-        return rawStatus;
+    public int rawStatus() {
+        lock.lock();
+        try {
+            return rawStatus;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Waits until the child has ended (true) or System.nanoTime() passes {@code deadline} (false); interruptible. */
-    public synchronized boolean awaitEnd(long deadline) throws InterruptedException {
-        while (!ended) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) return false;
-            TimeUnit.NANOSECONDS.timedWait(this, left);
+    public boolean awaitEnd(long deadline) throws InterruptedException {
+        lock.lock(); // not lockInterruptibly: as before, an ended child is reported even to an interrupted thread
+        try {
+            while (!ended) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) return false;
+                end.awaitNanos(left);
+            }
+            return true;
+        } finally {
+            lock.unlock();
         }
-        return true;
     }
 
     /**
@@ -88,7 +123,16 @@ public final class OwnedChild {
      * it has already ended. Through the pidfd where there is one, so a pid reused by another process is never
      * reached; an exited child not yet reaped counts as ended.
      */
-    public synchronized boolean signal(int signal, boolean group) throws SpawnError {
+    public boolean signal(int signal, boolean group) throws SpawnError {
+        lock.lock();
+        try {
+            return signalHeld(signal, group);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean signalHeld(int signal, boolean group) throws SpawnError {
         if (ended) return false;
         if (pidfd >= 0 && Reaper.readable(pidfd)) return false;
         long r;
@@ -150,15 +194,25 @@ public final class OwnedChild {
      * Has {@code listener} called on the reaper's thread once the child has ended (true), unless it already has
      * (false: nothing is registered, the caller acts itself). The reaper reports what a listener throws.
      */
-    public synchronized boolean onExitLater(Consumer<OwnedChild> listener) {
-        if (ended) return false;
-        listeners.add(listener);
-        return true;
+    public boolean onExitLater(Consumer<OwnedChild> listener) {
+        lock.lock();
+        try {
+            if (ended) return false;
+            listeners.add(listener);
+            return true;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The pidfd the reaper waits on, or -1 (ended, or the waitpid route): a {@code Capture} polls it too. */
-    public synchronized int pidfd() {
-        return pidfd;
+    public int pidfd() {
+        lock.lock();
+        try {
+            return pidfd;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -167,7 +221,8 @@ public final class OwnedChild {
      */
     public boolean reapIfExited(Pointer status) {
         List<Consumer<OwnedChild>> toCall;
-        synchronized (this) {
+        lock.lock();
+        try {
             if (ended) return true;
             long r = Native.extra().waitpid(pid, status, Constants.WNOHANG);
             if (r == pid) {
@@ -185,7 +240,9 @@ public final class OwnedChild {
             pidfd = -1;
             toCall = listeners;
             listeners = null;
-            notifyAll();
+            end.signalAll();
+        } finally {
+            lock.unlock();
         }
         for (Consumer<OwnedChild> listener : toCall) Reaper.callSafely(listener, this);
         return true;
