@@ -158,9 +158,11 @@ module ChildReport
   end
 
   # The SigIgn a child of this process is given, as child_status reports it: what this process ignores (a shell
-  # that ran it in the background ignores SIGINT and SIGQUIT; nohup SIGHUP) but SIGPIPE, as MRI's child.
+  # that ran it in the background ignores SIGINT and SIGQUIT; nohup SIGHUP) but SIGPIPE, as MRI's child, and
+  # libc's internal signals 32 and 33, which the gem resets (a JRuby 10 JVM on Java 25 was seen ignoring 32).
   def inherited_ignored
-    format('%016x', ProcessResources.signal_sets(Process.pid)[:ignored] & ~(1 << (Signal.list.fetch('PIPE') - 1)))
+    reset = [Signal.list.fetch('PIPE'), 32, 33].sum { |signal| 1 << (signal - 1) }
+    format('%016x', ProcessResources.signal_sets(Process.pid)[:ignored] & ~reset)
   end
 
   # The child's status as a Hash: "Umask" => "0022", "SigBlk" => "0000000000000000", "SigIgn" => ... (more
