@@ -118,11 +118,11 @@ module POSIX
         pid = spawn(cmd, out: writer)
         writer.close
         output = reader.read
-      ensure
+      ensure # a failed read still closes the pipe and reaps the child: no zombie behind the exception
         writer.close unless writer.closed?
         reader.close
+        Process.wait(pid) if pid
       end
-      Process.wait(pid)
       output
     end
 

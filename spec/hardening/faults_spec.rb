@@ -81,6 +81,59 @@ module FaultScripts
     puts JSON.generate('full' => full, 'changes' => changes, 'then' => status.success?)
   RUBY
 
+  # The first :umask spawn of this JVM (the FS thread starts then) with the table full, then with room:
+  # the full table is that call's Errno::EMFILE, not a :umask and :rlimit_* refused for the JVM's life.
+  FIRST_UMASK = <<~'RUBY'.freeze
+    require 'posix/spawn'
+    require 'json'
+    require 'process_resources'
+    def attempt(**options)
+      Process.wait(POSIX::Spawn.spawn('true', **options))
+      'started'
+    rescue StandardError, NotImplementedError => e
+      "#{e.class}: #{e.message}"
+    end
+    Process.wait(POSIX::Spawn.spawn('true')) # a plain spawn's classes loaded; the FS thread not started yet
+    before = ProcessResources.snapshot(:descriptors, :children)
+    Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
+    fillers = []
+    begin
+      loop { fillers << File.open('/dev/null') }
+    rescue Errno::EMFILE
+      nil
+    end
+    full = attempt(umask: 0o22)
+    fillers.each(&:close)
+    puts JSON.generate('full' => full, 'umask' => attempt(umask: 0o22), 'rlimit' => attempt(rlimit_core: 0),
+                       'changes' => ProcessResources.settled_changes(before))
+  RUBY
+
+  # The drop-in's Kernel#` with 0 to 5 descriptors free: whichever step fails, its child is reaped.
+  DROP_IN_BACKTICK = <<~'RUBY'.freeze
+    require 'posix/spawn/kernel'
+    require 'json'
+    require 'process_resources'
+    `true` # its classes loaded while there is room
+    before = ProcessResources.snapshot(:descriptors, :children)
+    Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
+    outcomes = (0..5).map do |free|
+      fillers = []
+      begin
+        loop { fillers << File.open('/dev/null') }
+      rescue Errno::EMFILE
+        fillers.pop(free).each(&:close)
+      end
+      begin
+        `echo hi` == "hi\n" ? 'started' : 'wrong output'
+      rescue StandardError => e
+        "#{e.class}: #{e.message}"
+      ensure
+        fillers.each(&:close)
+      end
+    end
+    puts JSON.generate('outcomes' => outcomes, 'changes' => ProcessResources.settled_changes(before))
+  RUBY
+
   # A non-root user's RLIMIT_NPROC counts its threads, so the limit is set to what the JVM already runs.
   PROCESS_LIMIT = <<~'RUBY'.freeze
     require 'posix/spawn'
@@ -123,6 +176,22 @@ RSpec.describe 'faults' do
     expect(report['full']).to eq('Errno::EMFILE: Too many open files - pipe2')
     expect(report['changes']).to eq({})
     expect(report['then']).to be(true)
+  end
+
+  it 'raises Errno::EMFILE naming /proc/thread-self/children from a first :umask spawn with the table full, then :umask and :rlimit_* work' do
+    report = in_jruby(FaultScripts::FIRST_UMASK)
+    expect(report['full']).to eq('Errno::EMFILE: Too many open files - /proc/thread-self/children')
+    expect(report.values_at('umask', 'rlimit')).to all(eq('started'))
+    # the one descriptor left is the FS thread's own children list, open for the JVM's life
+    expect(report['changes'].keys).to eq(['descriptors'])
+    expect(report['changes']['descriptors']['opened'].values).to match([%r{\A/proc/\d+/task/\d+/children\z}])
+    expect(report['changes']['descriptors'].keys).to eq(['opened'])
+  end
+
+  it "reaps the drop-in backtick's child whichever step fails with Errno::EMFILE (no zombie left)" do
+    report = in_jruby(FaultScripts::DROP_IN_BACKTICK)
+    expect(report['outcomes'].reject { |o| o == 'started' || o.start_with?('Errno::EMFILE: ') }).to be_empty
+    expect(report['changes']).to eq({})
   end
 
   describe 'a full descriptor table (RLIMIT_NOFILE lowered in a JRuby of its own)' do

@@ -27,11 +27,11 @@ module POSIX
             pid = POSIX::Spawn::Native.spawn(command, out: writer) # one that cannot start sets $? to exit 127
             writer.close
             output = POSIX::Spawn::Native.read_all(reader)
-          ensure
+          ensure # a failed read (EMFILE) still closes the pipe and reaps the child, as Open3's block forms do
             writer.close unless writer.closed?
             reader.close
+            ::Process.wait(pid) if pid
           end
-          ::Process.wait(pid)
           output.force_encoding(Encoding.default_external)
         end
       end

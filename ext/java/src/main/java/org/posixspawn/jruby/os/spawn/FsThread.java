@@ -32,30 +32,46 @@ final class FsThread {
     private final int unshareErrno;
     /**
      * The thread's own /proc children list, opened once: re-reading it while a child is held at the rlimit
-     * gate must not need a new descriptor, which a full table would refuse, leaving the child held.
+     * gate must not need a new descriptor, which a full table would refuse, leaving the child held. Opened
+     * by the first call that finds it missing: a failure (EMFILE) is that call's error, not the JVM's.
      */
-    private final int childrenFd;
+    private volatile int childrenFd = -1;
+    /** Set once /proc/thread-self/children is found absent (kernel before 3.17): that much is for good. */
+    private volatile boolean noChildrenList;
 
     private FsThread() {
-        int err, fd = -1;
+        int err;
         try {
             err = executor.submit(() -> Native.extra().unshare(Constants.CLONE_FS) == 0 ? 0 : Native.errno()).get();
-            if (err == 0) fd = executor.submit(() -> openProcFile("/proc/thread-self/children")).get();
         } catch (InterruptedException | ExecutionException e) {
             err = -1;
         }
         unshareErrno = err;
-        childrenFd = fd;
     }
 
     private static final class Holder {
         static final FsThread INSTANCE = Native.PROFILE != null && Native.PROFILE.fsThread ? new FsThread() : null;
     }
 
-    /** The thread, or null where it cannot exist (not Linux, or unshare refused). */
-    static FsThread get() {
+    /**
+     * The thread, or null where it cannot exist (not Linux, unshare refused, no /proc children list).
+     * Throws the errno of a failure that may pass (EMFILE opening the children list) for this call only.
+     */
+    static FsThread get() throws SpawnError {
         FsThread t = Holder.INSTANCE;
-        return t != null && t.unshareErrno == 0 && t.childrenFd >= 0 ? t : null;
+        if (t == null || t.unshareErrno != 0 || t.noChildrenList) return null;
+        if (t.childrenFd < 0) t.openChildrenList();
+        return t.noChildrenList ? null : t;
+    }
+
+    private synchronized void openChildrenList() throws SpawnError {
+        if (childrenFd >= 0) return;
+        try {
+            childrenFd = call(() -> openProcFile("/proc/thread-self/children"));
+        } catch (SpawnError e) {
+            if (e.errno != Constants.ENOENT) throw e;
+            noChildrenList = true;
+        }
     }
 
     /** On this thread: give it the plan's directory and umask (or the process's), which the child inherits. */
