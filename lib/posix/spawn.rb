@@ -118,11 +118,14 @@ module POSIX
         pid = spawn(cmd, out: writer)
         writer.close
         output = reader.read
-      ensure # a failed read still closes the pipe and reaps the child: no zombie behind the exception
+      rescue SystemCallError
+        Process.wait(pid) if pid # a failed read (EMFILE) reaps the child: no zombie behind the exception
+        raise
+      ensure # an interrupt leaves the child running, as MRI's backtick does
         writer.close unless writer.closed?
         reader.close
-        Process.wait(pid) if pid
       end
+      Process.wait(pid)
       output
     end
 

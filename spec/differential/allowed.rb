@@ -87,6 +87,16 @@ module Differential
         end
       ),
 
+      Entry.new(
+        name: "Ruby 3.4's quotes in messages",
+        reason: "Ruby 3.4 (JRuby 10) quotes names in its messages as 'int' where MRI 3.1 wrote `int'; the words are the same",
+        readme: 'JRuby 10 is Ruby 3.4: its messages use 3.4\'s quoting',
+        rule: lambda do |_call, mri, gem|
+          next [mri, gem] unless RUBY_VERSION >= '3.4'
+          [mri.map { |l| l.start_with?('raised=') ? l.gsub(/`([\w ]+)'/, "'\\1'") : l }, gem]
+        end
+      ),
+
       # ---- pending: known bugs of the gem, not differences it keeps; each goes when its fix lands
       # ---- (DIFFERENTIAL_NO_PENDING=1 shows what they still hide).
       Entry.new(

@@ -85,6 +85,11 @@ module MriEdgesSpec
     [%q('true', in: NOT_OPEN), ['Errno::EBADF', 'Bad file descriptor - dup2'], NONE]
   ].freeze
 
+  # A message in MRI 3.1's quoting: Ruby 3.4 (JRuby 10) quotes 'int' where 3.1 wrote `int'.
+  def self.as_mri31(message)
+    RUBY_VERSION >= '3.4' ? message.gsub(/'([\w ]+)'/, "`\\1'") : message
+  end
+
   # The outcome of `call` on the row's arguments in a new directory holding only exist.txt.
   def self.outcome(source, call)
     Dir.mktmpdir('mri-edges') do |dir|
@@ -92,7 +97,7 @@ module MriEdgesSpec
       result = Dir.chdir(dir) do
         call.call(eval("[#{source}]", binding, __FILE__, __LINE__)) # rubocop:disable Security/Eval
       rescue StandardError => e
-        [e.class.name, e.message]
+        [e.class.name, MriEdgesSpec.as_mri31(e.message)]
       end
       [source, result, Dir.children(dir).sort.map { |f| "#{f}(#{File.size(File.join(dir, f))})" }]
     end

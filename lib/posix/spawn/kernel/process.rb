@@ -27,11 +27,14 @@ module POSIX
             pid = POSIX::Spawn::Native.spawn(command, out: writer) # one that cannot start sets $? to exit 127
             writer.close
             output = POSIX::Spawn::Native.read_all(reader)
-          ensure # a failed read (EMFILE) still closes the pipe and reaps the child, as Open3's block forms do
+          rescue SystemCallError
+            ::Process.wait(pid) if pid # a failed read (EMFILE) reaps the child: no zombie behind the exception
+            raise
+          ensure # an interrupt leaves the child running, as MRI's backtick does
             writer.close unless writer.closed?
             reader.close
-            ::Process.wait(pid) if pid
           end
+          ::Process.wait(pid)
           output.force_encoding(Encoding.default_external)
         end
       end
