@@ -36,7 +36,8 @@ RSpec.shared_examples 'child wait behaviour' do |routes|
         end
       end.to raise_error(RuntimeError, 'from the report')
     end.not_to leak(:descriptors, :children)
-    expect(reports.last[:status].termsig).to eq(Signal.list['KILL'])
+    # TERM may land before sh has set its trap (the report raises at once): ended by TERM or by KILL
+    expect(Signal.list.values_at('TERM', 'KILL')).to include(reports.last[:status].termsig)
     expect(reports.last[:status].pid).to eq(reports.first[:pid])
   end
 

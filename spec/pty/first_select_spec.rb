@@ -28,7 +28,8 @@ RSpec.describe 'POSIX::Spawn::PtyMaster, read as a client reads it in a new proc
     expect($?).to be_success
     chunks = JSON.parse(out)
     expect(chunks.join).to eq('0123456789')
-    expect(chunks.first).to eq('0')
+    # the first select returns within about one 0.1 s gap (the old code gave "0123"; a loaded JRuby 10, "01")
+    expect(chunks.first.size).to be <= 2
     expect(chunks.size).to be >= 5
   end
 end
