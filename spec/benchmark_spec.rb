@@ -5,7 +5,7 @@ require 'posix/spawn/benchmark'
 
 # Runs the tool with tiny budgets and counts so that it keeps working; how fast things are is for the tool
 # to report, not for a test to assert.
-RSpec.describe 'bin/posix-spawn-benchmark' do
+RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
   root = File.expand_path('..', __dir__)
   bench = POSIX::Spawn::Benchmark
   spawn_cases = ['POSIX::Spawn.spawn', 'POSIX::Spawn.spawn chdir: Dir.tmpdir', 'POSIX::Spawn.spawn umask: 0o077',

@@ -5,7 +5,7 @@ require 'json'
 # tools/spawn-breakdown, the warm breakdown, with tiny counts so that it keeps working (it reaches
 # into the gem's Java classes, which a change of theirs can break without any other spec noticing: the
 # LibC split once did). How fast things are is the tool's to report.
-RSpec.describe 'tools/spawn-breakdown' do
+RSpec.describe 'tools/spawn-breakdown', ci_leg: 'jruby-9.4' do
   root = File.expand_path('..', __dir__)
 
   it 'prints every case and every phase of the warm breakdown' do

@@ -12,7 +12,7 @@ require 'json'
 # stays under 400 bytes; a leak moves every interval. So the smallest growth of an operation's intervals is
 # judged, against 2 KiB: Capture's 8-byte status block, left by about 70 % of Child runs, is 2.7 KiB in the
 # bounded run's intervals of 120 runs and 15 KiB in the long run's of 700.
-RSpec.describe 'the C heap under load' do
+RSpec.describe 'the C heap under load', ci_leg: 'jruby-10-dropin' do
   bound = 2048
 
   def self.report(runs, warm_up)
