@@ -105,11 +105,10 @@ RSpec.describe POSIX::Spawn::Kernel do
     probe = 'print POSIX::Spawn::Kernel.installed?, " ", method(:system).source_location.nil?'
     out = IO.popen({ 'RUBYOPT' => "-I#{lib} -rposix/spawn/kernel" }, [*JRubyLauncher.command, '-e', probe], err: [:child, :out], &:read)
     expect(out).to end_with('true false') # Java 24+ may warn about sun.misc.Unsafe first
-    jar = JRubyLauncher.command.last
-    skip 'needs jruby-complete.jar to start JRuby without its --add-opens' unless jar.end_with?('.jar')
-    java = JRubyLauncher.command.first
+    embedded = JRubyLauncher.embedded_command
+    skip 'needs jruby-complete.jar to start JRuby without its --add-opens' unless embedded
     # JRuby's own pipes have made-up filenos there (Java 17+); the drop-in's have real ones.
-    cmd = [java, '-cp', jar, 'org.jruby.Main', "-I#{lib}", '-e',
+    cmd = [*embedded, "-I#{lib}", '-e',
            "require 'posix/spawn/kernel'; print POSIX::Spawn::Kernel.installed?, ' ', `echo hi`.inspect, ' ', $?.exitstatus"]
     out = IO.popen(cmd, err: [:child, :out], &:read)
     expect(out).not_to include('not installed')
