@@ -39,8 +39,8 @@ import org.posixspawn.jruby.plan.SpawnPlan;
  * SIGKILL and the child as its owner, and whose write end only the caller holds (the child's copy is
  * where it opens the FIFO, so that open takes that very number and needs no dup2 under the new limits).
  * When the caller's end closes before the child has exec'd, the JVM killed or the spawn abandoned, the
- * kernel kills the child: none stays held at the gate. (A JVM killed in the microseconds between the
- * child's creation and its owner being set still leaves it held.)
+ * kernel kills the child: none stays held at the gate; a spawn that returns disarms it first. (A JVM killed
+ * in the microseconds between the child's creation and its owner being set still leaves it held.)
  */
 final class ResourceLimitGate {
     private static final long POLL_NANOS = 20_000;
@@ -90,14 +90,20 @@ final class ResourceLimitGate {
                 return spawnThroughGate.spawn(fifo, lifeline.writeEnd());
             });
             Set<Long> known = FsThread.await(before);
-            if (known == null) return FsThread.await(spawned);
-            long pid;
-            while ((pid = heldChild(fs, known, spawned)) >= 0) {
-                known.add(pid);
-                release(pid, end, plan, spawned);
+            if (known != null) {
+                long held;
+                while ((held = heldChild(fs, known, spawned)) >= 0) {
+                    known.add(held);
+                    release(held, end, plan, spawned);
+                }
             }
-            return FsThread.await(spawned);
-        } // the read end closes first: a child that has exec'd is no longer its owner's target
+            long pid = FsThread.await(spawned);
+            // Disarmed before the ends close: exec releases the vfork parent before it closes the child's
+            // close-on-exec descriptors, so the child may still hold its read end, and the write end's close
+            // would kill it (seen: 1 in 15 under load, with close_others: false). A spawn that fails keeps it armed.
+            Native.libc.fcntl(end, Constants.F_SETFL, Fds.statusFlags(end) & ~Constants.O_ASYNC);
+            return pid;
+        }
     }
 
     /** Arms the lifeline for {@code pid}, waits for it at the gate, sets its limits and opens the gate; kills it on any failure. */
