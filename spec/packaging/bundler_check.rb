@@ -85,23 +85,22 @@ class BundlerCheck
   end
 
   def mri_stand_in
-    Gem::Specification.new do |s|
-      s.name = 'posix-spawn'
-      s.version = '0.3.15'
-      s.summary = 'stand-in for the MRI gem (no extension): what a registry lists beside the java variant'
-      s.authors = ['bundler_check']
-      s.files = []
-    end
+    fixture_gem('posix-spawn', '0.3.15', 'stand-in for the MRI gem (no extension): what a registry lists beside the java variant')
   end
 
   def fixture_spec
+    fixture_gem('spawn-fixture', '1.0.0', 'a gem written for the MRI posix-spawn gem',
+                files: ['lib/spawn_fixture.rb'], depends: ['posix-spawn', '~> 0.3'])
+  end
+
+  def fixture_gem(name, version, summary, files: [], depends: nil)
     Gem::Specification.new do |s|
-      s.name = 'spawn-fixture'
-      s.version = '1.0.0'
-      s.summary = 'a gem written for the MRI posix-spawn gem'
+      s.name = name
+      s.version = version
+      s.summary = summary
       s.authors = ['bundler_check']
-      s.files = ['lib/spawn_fixture.rb']
-      s.add_dependency 'posix-spawn', '~> 0.3'
+      s.files = files
+      s.add_dependency(*depends) if depends
     end
   end
 
