@@ -110,14 +110,17 @@ module POSIX
     end
 
     # Kernel#` with posix_spawn: run the command (a shell command line, as Kernel#` does) and
-    # return its standard output. $? holds the Process::Status.
+    # return its standard output, in Encoding.default_external and not transcoded (as MRI). $? holds the
+    # Process::Status. A command that cannot start raises Errno::* with $? exit 127, as MRI's does.
     def `(cmd)
       cmd = '' + cmd # Kernel#`'s StringValue: TypeError unless a String (or to_str); an Array is no command line
       reader, writer = Native.pipe(IO)
+      Native.enlarge_pipe(reader)
       begin
-        pid = spawn(cmd, out: writer)
+        pid = spawn(cmd, out: writer) # one that cannot start sets $? to exit 127
         writer.close
-        output = reader.read
+        # the gem's poll loop: JRuby 10's first read that waits opens a selector it keeps (a pipe pair)
+        output = Native.read_all(reader, true)
       rescue SystemCallError
         Process.wait(pid) if pid # a failed read (EMFILE) reaps the child: no zombie behind the exception
         raise

@@ -208,6 +208,20 @@ RSpec.shared_examples 'handle behaviour' do |route|
     expect { start('true').communicate }.to raise_error(ArgumentError, /communicate needs a handle started with/)
   end
 
+  it 'communicate interrupted (Timeout, Thread#raise) or timed out in its wait: the next call gives every byte and the status, nothing left open' do
+    before = ProcessResources.snapshot(:descriptors, :children)
+    handle = start('sh', '-c', 'printf one; printf err >&2; sleep 0.5; printf two', out: :pipe, err: :pipe)
+    expect { Timeout.timeout(0.2) { handle.communicate } }.to raise_error(Timeout::Error)
+    expect(handle.communicate(timeout: 10)).to eq(%w[onetwo err])
+    expect([handle.status.success?, $?]).to eq([true, handle.status])
+    # the child closes its pipes and runs on: the output is whole when the wait for the exit times out
+    waiting = start('sh', '-c', 'printf out; exec >&- 2>&-; sleep 0.5', out: :pipe, err: :pipe)
+    expect { waiting.communicate(timeout: 0.2) }.to raise_error(POSIX::Spawn::TimeoutExceeded)
+    expect(waiting.communicate(timeout: 10)).to eq(['out', ''])
+    expect(waiting.status).to be_success
+    expect(ProcessResources.settled_changes(before, new_only: true)).to eq({})
+  end
+
   it 'spawn(detach: true) leaves no zombie and no thread' do
     threads = ProcessResources.threads
     pid = POSIX::Spawn.spawn('true', detach: true)

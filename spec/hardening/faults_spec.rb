@@ -134,6 +134,90 @@ module FaultScripts
     puts JSON.generate('outcomes' => outcomes, 'changes' => ProcessResources.settled_changes(before))
   RUBY
 
+  # Fills the descriptor table but for `free` descriptors: the fillers, to close.
+  FILL = <<~'RUBY'.freeze
+    def fill(free)
+      fillers = []
+      loop { fillers << File.open('/dev/null') }
+    rescue Errno::EMFILE
+      fillers.pop(free).each(&:close)
+      fillers
+    end
+  RUBY
+
+  # Handle#communicate with 0 to 5 descriptors free (its copies of the three pipes, then its wake-up
+  # pipe): a failure closes what it made and leaves the handle's IOs, so a later call gets every byte.
+  COMMUNICATE_FULL = (FILL + <<~'RUBY').freeze
+    require 'posix/spawn'
+    require 'json'
+    require 'process_resources'
+    POSIX::Spawn.start('cat', in: :pipe, out: :pipe, err: :pipe).communicate('warm') # classes, the reaper
+    9.times { Process.wait(POSIX::Spawn.spawn('sh', '-c', ':')) } # the PATH watch opened (a command's 8th search)
+    before = ProcessResources.snapshot(:descriptors, :children)
+    Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
+    outcomes = (0..5).map do |free|
+      handle = POSIX::Spawn.start('sh', '-c', 'cat; printf err >&2', in: :pipe, out: :pipe, err: :pipe)
+      fillers = fill(free)
+      full = begin
+        handle.communicate("in #{free}")
+      rescue StandardError => e
+        "#{e.class}: #{e.message}"
+      ensure
+        fillers.each(&:close)
+      end
+      output = full.is_a?(Array) ? full : handle.communicate("in #{free}", timeout: 10)
+      { 'full' => full.is_a?(Array) ? 'communicated' : full, 'output' => output, 'status' => handle.status.exitstatus }
+    end
+    puts JSON.generate('outcomes' => outcomes, 'changes' => ProcessResources.settled_changes(before))
+  RUBY
+
+  # pty_spawn's block form with 0 to 7 descriptors free, reading output that comes late (the read waits).
+  PTY_FULL = (FILL + <<~'RUBY').freeze
+    require 'posix/spawn'
+    require 'json'
+    require 'process_resources'
+    run = -> { POSIX::Spawn.pty_spawn('sh', '-c', 'sleep 0.2; printf hi') { |reader, _, _| reader.read } }
+    run.call # classes loaded
+    9.times { Process.wait(POSIX::Spawn.spawn('sh', '-c', ':')) } # the PATH watch opened (a command's 8th search)
+    before = ProcessResources.snapshot(:descriptors, :children)
+    Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
+    outcomes = (0..7).map do |free|
+      fillers = fill(free)
+      begin
+        run.call
+      rescue StandardError => e
+        "#{e.class}: #{e.message}"
+      ensure
+        fillers.each(&:close)
+      end
+    end
+    puts JSON.generate('outcomes' => outcomes, 'then' => run.call, 'changes' => ProcessResources.settled_changes(before))
+  RUBY
+
+  # The module's backtick with 2 to 5 descriptors free: on JRuby 10, IO#read of its pipe with 4 free
+  # opened a selector (a pipe pair) that JRuby keeps for the JVM's life, the pair the full table's check saw
+  # in loaded runs (issue #28). The gem's poll loop reads it instead.
+  BACKTICK_FEW_FREE = (FILL + <<~'RUBY').freeze
+    require 'posix/spawn'
+    require 'json'
+    require 'process_resources'
+    POSIX::Spawn.`('true') # classes loaded
+    9.times { Process.wait(POSIX::Spawn.spawn('sh', '-c', ':')) } # the PATH watch opened (a command's 8th search)
+    before = ProcessResources.snapshot(:descriptors, :children)
+    Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
+    outcomes = [2, 3, 4, 5].product(['true', 'echo hi']).flat_map { |pair| [pair] * 2 }.map do |free, command|
+      fillers = fill(free)
+      begin
+        POSIX::Spawn.`(command)
+      rescue StandardError => e
+        "#{e.class}: #{e.message}"
+      ensure
+        fillers.each(&:close)
+      end
+    end
+    puts JSON.generate('outcomes' => outcomes, 'changes' => ProcessResources.settled_changes(before))
+  RUBY
+
   # A non-root user's RLIMIT_NPROC counts its threads, so the limit is set to what the JVM already runs.
   PROCESS_LIMIT = <<~'RUBY'.freeze
     require 'posix/spawn'
@@ -216,11 +300,30 @@ RSpec.describe 'faults' do
     end
 
     it 'leaves nothing half-open: the same descriptors, no child, and every spawn works again' do
-      skip 'KNOWN BUG (issue #28): a pipe pair opened near the full table stays open in some runs (JRuby 10 with the ' \
-           'drop-in 2026-12-02, JRuby 9.4 at load 12 2026-12-03); being traced'
       expect(@report['changes']).to eq({})
       expect(@report['room'].values).to all(eq('started'))
     end
+  end
+
+  it 'Handle#communicate with the table full: Errno::EMFILE, its copies closed, and the next call gets every byte' do
+    report = in_jruby(FaultScripts::COMMUNICATE_FULL)
+    expect(report['outcomes'].map { |o| o['full'] }.reject { |o| o == 'communicated' || o.start_with?('Errno::EMFILE: ') }).to be_empty
+    expect(report['outcomes'].first['full']).to start_with('Errno::EMFILE: ')
+    expect(report['outcomes'].map { |o| [o['output'], o['status']] }).to eq((0..5).map { |free| [["in #{free}", 'err'], 0] })
+    expect(report['changes']).to eq({})
+  end
+
+  it 'pty_spawn with the table full: Errno::EMFILE or its output, and nothing left open (its reads wait in poll, not IO.select)' do
+    report = in_jruby(FaultScripts::PTY_FULL)
+    expect(report['outcomes'].reject { |o| o == 'hi' || o.start_with?('Errno::EMFILE: ') }).to be_empty
+    expect(report['then']).to eq('hi')
+    expect(report['changes']).to eq({})
+  end
+
+  it "backtick with a few descriptors free: its output or Errno::EMFILE, and nothing of JRuby's left open (no selector)" do
+    report = in_jruby(FaultScripts::BACKTICK_FEW_FREE)
+    expect(report['outcomes'].reject { |o| ['', "hi\n"].include?(o) || o.start_with?('Errno::EMFILE: ') }).to be_empty
+    expect(report['changes']).to eq({})
   end
 
   setpriv = %w[/usr/bin/setpriv /bin/setpriv].find { |p| File.executable?(p) }

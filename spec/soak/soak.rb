@@ -133,11 +133,13 @@ module Soak
       self
     end
 
-    # JRuby waits for a pipe to be readable on a Java selector (an epoll and an eventfd) from a pool that
-    # grows to the most reads ever blocked at once and keeps them: grown here to more than the soak's
-    # threads can block in, so that the descriptor check sees the gem's descriptors, not the pool's.
+    # JRuby waits for a pipe to be readable on a Java selector from a pool that grows to the most reads
+    # ever blocked at once and keeps them: grown here to more than the soak's threads can block in, so that
+    # the descriptor check sees the gem's descriptors, not the pool's. A pool per kind of channel: IO.pipe's
+    # (the JDK's selector, an epoll and an eventfd) and the gem's pipes of popen and popen4 (jnr-enxio's, a
+    # pipe pair each on JRuby 10: one opened in an EMFILE moment was the JRuby 10 soak's last descriptor).
     def prime_selectors(count)
-      pipes = Array.new(count) { IO.pipe }
+      pipes = Array.new(count) { IO.pipe } + Array.new(count) { POSIX::Spawn::Native.pipe(IO) }
       readers = pipes.map { |reader, _| Thread.new { reader.read } }
       sleep 0.01 until readers.all? { |thread| thread.status == 'sleep' }
       sleep 0.2

@@ -99,7 +99,8 @@ module POSIX
       #
       # When `timeout` seconds pass first, raises TimeoutExceeded and leaves the child running (Python's
       # contract): call communicate again to go on where it stopped (nothing read is lost; input is not
-      # given again), or terminate it.
+      # given again), or terminate it. The same after an interrupt (Thread#raise, Timeout.timeout) and
+      # after a timeout in the wait for the exit: the next call gives every byte and the status.
       #
       # With `wait_delay` seconds, once the child has ended the pipes are read for at most that long more,
       # then closed: a background process holding them open does not hold up communicate.
@@ -117,6 +118,7 @@ module POSIX
 
         left = [deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC), 0].max if deadline
         wait(timeout: left) or raise TimeoutExceeded, "ran longer than #{timeout} seconds: pid #{pid}"
+        __communicated # until here a raise leaves the output for the next call
         output
       end
 

@@ -32,7 +32,8 @@ module POSIX
         slave = IO.new(slave_fd, autoclose: true)
         begin
           slave.syswrite('.')
-          master.readpartial(1) # waits in IO.select: enxio's selector, its thread, the JDK's selector
+          master.readpartial(1) # the extension's poll bound
+          IO.select([master], nil, nil, 0) # a caller's own select: enxio's selector, its thread, the JDK's selector
         ensure
           master.close
           slave.close
@@ -243,7 +244,9 @@ module POSIX
           end
           return :wait unless block
 
-          IO.select([self])
+          # poll(2), not IO.select: JRuby's opens a selector (descriptors of its own), and with the table
+          # full leaked a pipe of it
+          Native.pty_wait_readable(fileno)
         end
       rescue Errno::EIO
         raise unless at_hangup == :end

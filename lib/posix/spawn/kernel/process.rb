@@ -20,22 +20,7 @@ module POSIX
         # Kernel#`: the command's stdout, in Encoding.default_external and not transcoded (as MRI); $? set.
         # A command that cannot start raises Errno::* with $? exit 127, as MRI's does.
         def `(command)
-          command = '' + command # MRI's StringValue: TypeError unless a String (or to_str)
-          reader, writer = POSIX::Spawn::Native.pipe(IO)
-          POSIX::Spawn::Native.enlarge_pipe(reader)
-          begin
-            pid = POSIX::Spawn::Native.spawn(command, out: writer) # one that cannot start sets $? to exit 127
-            writer.close
-            output = POSIX::Spawn::Native.read_all(reader)
-          rescue SystemCallError
-            ::Process.wait(pid) if pid # a failed read (EMFILE) reaps the child: no zombie behind the exception
-            raise
-          ensure # an interrupt leaves the child running, as MRI's backtick does
-            writer.close unless writer.closed?
-            reader.close
-          end
-          ::Process.wait(pid)
-          output.force_encoding(Encoding.default_external)
+          POSIX::Spawn.`(command)
         end
       end
 

@@ -32,7 +32,7 @@ public final class Handle extends RubyObject {
 
     private final transient OwnedChild child;
     private IRubyObject status; // the Process::Status, made once
-    private transient Capture communication; // a communicate that timed out, resumed by the next
+    private transient Capture communication; // a communicate's run until its output reached the caller (__communicated)
 
     private Handle(Ruby runtime, RubyClass type, OwnedChild child) {
         super(runtime, type);
@@ -128,18 +128,15 @@ public final class Handle extends RubyObject {
     /**
      * __communicate(stdin, stdout, stderr, input, timeout, wait_delay) -> [out, err] (nil where not piped), or :timeout.
      * The first call takes the pipes over from the three IOs (closing them) and feeds input, then reads both
-     * outputs to the end with Child's poll loop; after a timeout the next call goes on where it stopped,
-     * nothing lost. A wait_delay closes the pipes that long after the child has ended. Waiting for the exit
-     * is the caller's.
+     * outputs to the end with Child's poll loop. The run stays the handle's until {@link #communicated}: after
+     * a timeout, an interrupt (Thread#raise, Timeout) or a wait that did not end, the next call goes on where
+     * it stopped, or gives the finished run's output again, nothing lost. A run that failed (a read error) is
+     * closed. A wait_delay closes the pipes that long after the child has ended. Waiting for the exit is the caller's.
      */
     @JRubyMethod(name = "__communicate", required = 6)
     public IRubyObject communicate(ThreadContext context, IRubyObject[] args) {
         Ruby runtime = context.runtime;
-        if (communication == null) {
-            ByteBuffer input = args[3].isNil() ? null : ByteBuffer.wrap(args[3].convertToString().getByteList().bytes());
-            int stdin = takeOver(context, args[0]), stdout = takeOver(context, args[1]), stderr = takeOver(context, args[2]);
-            communication = Errors.call(context, () -> Capture.over(child, stdin, stdout, stderr, input));
-        }
+        if (communication == null) communication = takeOver(context, args);
         long deadline = RubyValues.deadline(context, System.nanoTime(), args[4]);
         Capture run = communication;
         run.resume(deadline);
@@ -147,24 +144,50 @@ public final class Handle extends RubyObject {
         try {
             Interrupts.runToEnd(context, run, () -> false);
         } catch (RuntimeException | Error e) {
-            communication = null;
-            run.close();
+            if (run.failed()) {
+                communication = null;
+                run.close();
+            }
             throw e;
         }
         if (run.outcome() == Capture.Outcome.TIMED_OUT) return runtime.newSymbol("timeout");
-        communication = null;
-        run.close();
+        run.close(); // every pipe at its end: closed now; the output stays until communicated
         return RubyArray.newArray(runtime,
                 args[1].isNil() ? context.nil : RubyValues.binaryString(runtime, run.out().bytes()),
                 args[2].isNil() ? context.nil : RubyValues.binaryString(runtime, run.err().bytes()));
     }
 
-    /** A close-on-exec duplicate of the IO's descriptor, for the poll loop to own; the IO is closed. -1 for nil or closed. */
-    private static int takeOver(ThreadContext context, IRubyObject io) {
-        if (io.isNil() || ((RubyIO) io).isClosed()) return -1;
-        int fd = Errors.call(context, () -> Fds.dupCloexec(RealDescriptors.of((RubyIO) io), 0, "dup of the handle's pipe"));
-        io.callMethod(context, "close");
-        return fd;
+    /** __communicated: the output of the last __communicate reached its caller; the next one starts afresh. */
+    @JRubyMethod(name = "__communicated")
+    public IRubyObject communicated(ThreadContext context) {
+        Capture run = communication;
+        communication = null;
+        if (run != null) run.close();
+        return context.nil;
+    }
+
+    /**
+     * A run over close-on-exec duplicates of the three IOs' descriptors (args 0-2, nil or closed: not piped),
+     * which are closed once the run owns the copies. When a copy or the run cannot be made (EMFILE), the
+     * copies made so far are closed and the IOs stay open, for a later call.
+     */
+    private Capture takeOver(ThreadContext context, IRubyObject[] args) {
+        ByteBuffer input = args[3].isNil() ? null : ByteBuffer.wrap(args[3].convertToString().getByteList().bytes());
+        int[] copies = {-1, -1, -1};
+        Capture run = null;
+        try {
+            run = Errors.call(context, () -> {
+                for (int i = 0; i < 3; i++) {
+                    if (args[i].isNil() || ((RubyIO) args[i]).isClosed()) continue;
+                    copies[i] = Fds.dupCloexec(RealDescriptors.of((RubyIO) args[i]), 0, "dup of the handle's pipe");
+                }
+                return Capture.over(child, copies[0], copies[1], copies[2], input);
+            });
+        } finally {
+            if (run == null) for (int fd : copies) if (fd >= 0) Fds.close(fd);
+        }
+        for (int i = 0; i < 3; i++) if (copies[i] >= 0) args[i].callMethod(context, "close");
+        return run;
     }
 
     private IRubyObject statusObject(ThreadContext context) {

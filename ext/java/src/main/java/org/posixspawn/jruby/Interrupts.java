@@ -6,6 +6,7 @@ import org.jruby.RubyThread;
 import org.jruby.runtime.ThreadContext;
 import org.posixspawn.jruby.os.capture.Capture;
 import org.posixspawn.jruby.os.child.OwnedChild;
+import org.posixspawn.jruby.os.libc.Fds;
 import org.posixspawn.jruby.os.libc.SpawnError;
 
 /**
@@ -65,6 +66,44 @@ final class Interrupts {
             context.pollThreadEvents();
         }
         return true;
+    }
+
+    /**
+     * Waits until a read of {@code fd} would not block (data, end of file, hang-up or error: the read tells).
+     * poll(2) in slices of {@link #SLICE_MILLIS}, so that an interrupt needs no wake-up descriptor (none may
+     * be left: JRuby's IO.select, which opens a selector, leaked a pipe with the table full).
+     */
+    static void awaitReadable(ThreadContext context, int fd) {
+        while (true) {
+            Object ready = null;
+            try {
+                ready = context.getThread().executeTask(context, fd, new AwaitReadable());
+            } catch (InterruptedException e) {
+                // a Java interrupt: handled like a wake-up
+            }
+            context.pollThreadEvents(); // a pending raise or kill fires here
+            if (Boolean.TRUE.equals(ready)) return;
+        }
+    }
+
+    static final int SLICE_MILLIS = 20;
+
+    /** One round of {@link #awaitReadable}: a task each, so a wake-up that came before its poll is never missed. */
+    private static final class AwaitReadable implements RubyThread.Task<Integer, Boolean> {
+        private volatile boolean woken;
+
+        @Override
+        public Boolean run(ThreadContext context, Integer fd) {
+            while (!woken) {
+                if (Fds.readable(fd, SLICE_MILLIS)) return true;
+            }
+            return false;
+        }
+
+        @Override
+        public void wakeup(RubyThread thread, Integer fd) {
+            woken = true;
+        }
     }
 
     private static final class AwaitEnd implements RubyThread.Task<OwnedChild, Boolean> {

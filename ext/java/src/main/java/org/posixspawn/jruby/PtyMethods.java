@@ -106,6 +106,16 @@ public final class PtyMethods {
         return RubyValues.binaryString(runtime, bytes);
     }
 
+    /**
+     * Native.pty_wait_readable(fd): blocks until a read of fd would not block (poll(2), no descriptor of its
+     * own); Thread#raise, Thread#kill and Timeout interrupt it.
+     */
+    @JRubyMethod(module = true)
+    public static IRubyObject pty_wait_readable(ThreadContext context, IRubyObject self, IRubyObject fd) {
+        Interrupts.awaitReadable(context, RubyNumeric.num2int(fd));
+        return context.nil;
+    }
+
     private static RubyString path(Ruby runtime, byte[] bytes) {
         return RubyString.newString(runtime, new ByteList(bytes, false));
     }

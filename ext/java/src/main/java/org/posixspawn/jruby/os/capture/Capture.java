@@ -55,6 +55,7 @@ public final class Capture implements AutoCloseable {
     private boolean moved; // the last round read or wrote something
     private long outputTotal; // bytes read from stdout and stderr, streamed or captured
     private Outcome outcome;
+    private boolean failed; // run threw
 
     private Capture(OwnedChild child, boolean runsChild, long deadline, long max, ByteBuffer input, int stdin, int stdout, int stderr, Pipe wake) {
         this.child = child;
@@ -98,10 +99,11 @@ public final class Capture implements AutoCloseable {
      * A run over the parent's ends of a handle's pipes (each -1 where not piped), which it takes over and
      * closes: it feeds and reads them to the end, and neither waits for nor signals the child (null: the
      * pipes are no child's of ours, and there is no wait_delay).
-     * {@link #run} returns true once every pipe is closed, or at the deadline.
+     * {@link #run} returns true once every pipe is closed, or at the deadline. When this throws, the
+     * descriptors are still the caller's.
      */
     public static Capture over(OwnedChild child, int stdin, int stdout, int stderr, ByteBuffer input) throws SpawnError {
-        Pipe wake = Pipe.openNonBlocking();
+        Pipe wake = Pipe.openNonBlocking(); // first: when it fails (EMFILE), the caller still owns the three
         for (int fd : new int[] {stdin, stdout, stderr}) if (fd >= 0) Pipe.setNonBlocking(fd);
         if (stdin >= 0 && !feeds(input)) {
             Native.libc.close(stdin);
@@ -156,6 +158,20 @@ public final class Capture implements AutoCloseable {
      * a streamed output has a chunk (false: the caller handles what woke it, takes the chunks, and calls run again).
      */
     public boolean run() throws SpawnError {
+        try {
+            return rounds();
+        } catch (SpawnError e) {
+            failed = true;
+            throw e;
+        }
+    }
+
+    /** Whether {@link #run} failed (poll, a read or a write did): such a run cannot go on, only be closed. */
+    public boolean failed() {
+        return failed;
+    }
+
+    private boolean rounds() throws SpawnError {
         while (outcome == null) {
             boolean waitingForExit = stdin < 0 && stdout < 0 && stderr < 0;
             if (waitingForExit && (!runsChild || child.ended())) {

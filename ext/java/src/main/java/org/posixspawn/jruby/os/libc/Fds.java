@@ -45,6 +45,11 @@ public final class Fds {
         return ready(fd, Constants.POLLIN);
     }
 
+    /** {@link #readable}, waiting up to {@code millis} for it (poll(2): no descriptor of its own, so it works with the table full). */
+    public static boolean readable(int fd, int millis) {
+        return ready(fd, Constants.POLLIN, millis);
+    }
+
     /** Whether a write to {@code fd} would not block now ({@link #ready}). */
     public static boolean writable(int fd) {
         return ready(fd, Constants.POLLOUT);
@@ -60,10 +65,14 @@ public final class Fds {
      * of file, a hang-up, an error or a descriptor that is not open count as ready: the read or write tells.
      */
     private static boolean ready(int fd, short events) {
+        return ready(fd, events, 0);
+    }
+
+    private static boolean ready(int fd, short events, int millis) {
         try (PollSet one = new PollSet(1)) {
             one.watch(fd, events);
             int n;
-            do n = one.poll(0); while (n < 0 && Native.errno() == Constants.EINTR);
+            do n = one.poll(millis); while (n < 0 && Native.errno() == Constants.EINTR);
             return n != 0;
         }
     }
