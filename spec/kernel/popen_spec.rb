@@ -188,8 +188,7 @@ RSpec.describe 'IO.popen with the drop-in' do
       end
     end
 
-    # needs_add_opens: close waits in JRuby's Process.waitpid, which only a JRuby with sun.nio.ch opened interrupts
-    it 'Timeout.timeout reaches a close waiting for the child', :needs_add_opens do
+    it 'Timeout.timeout reaches a close waiting for the child' do
       require 'timeout'
       io = IO.popen('exec sleep 30')
       pid = io.pid # the IO is closed after the interrupted close: its #pid raises IOError then, as MRI's

@@ -77,7 +77,7 @@ module POSIX
 
             @__posix_spawn_reaped = true
             begin
-              ::Process.waitpid(@__posix_spawn_pid)
+              POSIX::Spawn::Native.waitpid(@__posix_spawn_pid)
             rescue Errno::ECHILD
               POSIX::Spawn::Native.last_status_set(nil, nil)
             rescue Exception # rubocop:disable Lint/RescueException

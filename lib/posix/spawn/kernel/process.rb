@@ -28,13 +28,13 @@ module POSIX
             writer.close
             output = POSIX::Spawn::Native.read_all(reader)
           rescue SystemCallError
-            ::Process.wait(pid) if pid # a failed read (EMFILE) reaps the child: no zombie behind the exception
+            POSIX::Spawn::Native.waitpid(pid) if pid # a failed read (EMFILE) reaps the child: no zombie behind the exception
             raise
           ensure # an interrupt leaves the child running, as MRI's backtick does
             writer.close unless writer.closed?
             reader.close
           end
-          ::Process.wait(pid)
+          POSIX::Spawn::Native.waitpid(pid)
           output.force_encoding(Encoding.default_external)
         end
       end
