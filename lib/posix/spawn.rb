@@ -102,7 +102,7 @@ module POSIX
       pid, exception, command = Native.system_spawn(*args)
       return nil unless pid
 
-      Process.wait(pid)
+      Native.waitpid(pid)
       return true if $?.success?
       raise RuntimeError, "Command failed with #{failure_description($?)}: #{command}" if exception
 
@@ -122,13 +122,13 @@ module POSIX
         # the gem's poll loop: JRuby 10's first read that waits opens a selector it keeps (a pipe pair)
         output = Native.read_all(reader, true)
       rescue SystemCallError
-        Process.wait(pid) if pid # a failed read (EMFILE) reaps the child: no zombie behind the exception
+        Native.waitpid(pid) if pid # a failed read (EMFILE) reaps the child: no zombie behind the exception
         raise
       ensure # an interrupt leaves the child running, as MRI's backtick does
         writer.close unless writer.closed?
         reader.close
       end
-      Process.wait(pid)
+      Native.waitpid(pid)
       output
     end
 
@@ -159,7 +159,7 @@ module POSIX
         yield pid, *parent_ends
       ensure
         parent_ends.each { |io| io.close unless io.closed? }
-        Process.waitpid(pid)
+        Native.waitpid(pid)
       end
       $?
     end

@@ -99,15 +99,7 @@ module Differential
 
       # ---- pending: known bugs of the gem, not differences it keeps; each goes when its fix lands
       # ---- (DIFFERENTIAL_NO_PENDING=1 shows what they still hide).
-      Entry.new(
-        name: "KNOWN BUG, not fixed yet (issue #28): IO.popen's separate env Hash and PATH lookup",
-        pending: true,
-        rule: lambda do |call, mri, gem|
-          # MRI looks the program up before it applies popen's env (rb_execarg_setenv), on the parent's PATH.
-          lookup = call.split("\t")[1] == 'popen' && call.split("\t")[3] =~ /\A(inh; )?\[\{"PATH" =>/
-          lookup && mri != gem ? [[], []] : [mri, gem]
-        end
-      ),
+      # (none now)
     ].freeze
 
     # The observations of one call with every applicable entry's lines set aside; `explained` counts by name.

@@ -141,9 +141,36 @@ RSpec.shared_examples 'handle behaviour' do |route|
     expect(results.map(&:last).uniq.size).to eq(1)
     expect(results.last.last).not_to eq(Thread.current)
     expect(calls).to be_empty
-    late = nil
-    handle.on_exit { |s| late = [s, Thread.current] }
-    expect(late).to eq([handle.status, Thread.current])
+  end
+
+  # Issue #28: one rule whatever the timing. The block runs on the reaper thread and what it raises is
+  # reported on $stderr, never raised here: registered before the end, after it, and with communicate's poll
+  # loop (which may reap the child on the caller's thread) in between.
+  it 'runs an on_exit block on the reaper thread and reports its exception, whether the child ended before or after' do
+    err_reader, err_writer = IO.pipe
+    saved = $stderr
+    $stderr = err_writer
+    ran = Queue.new
+    callback = proc { |s| ran << [s, Thread.current]; raise ArgumentError, "callback of #{s.pid} failed" }
+    ended = start('true')
+    ended.wait
+    later = start('sleep', '0.3')
+    piped = start('sh', '-c', 'sleep 0.2; echo out', out: :pipe)
+    expect { [later, piped, ended].each { |h| h.on_exit(&callback) } }.not_to raise_error
+    expect(piped.communicate).to eq(["out\n", nil])
+    later.wait
+    calls = Array.new(3) { Timeout.timeout(10) { ran.pop } }
+    expect(calls.map(&:first)).to contain_exactly(ended.status, later.status, piped.status)
+    expect(calls.map(&:last).uniq.size).to eq(1)
+    expect(calls.first.last).not_to eq(Thread.current)
+    # The reports of all three, each naming its handle.
+    report = +''
+    Timeout.timeout(10) { report << err_reader.readpartial(4096) until [ended, later, piped].all? { |h| report.include?("callback of #{h.pid} failed (ArgumentError)") } }
+    [ended, later, piped].each { |h| expect(report).to include("posix-spawn: the on_exit callback of #{h.inspect} terminated with exception") }
+  ensure
+    $stderr = saved
+    err_writer&.close
+    err_reader&.close
   end
 
   it 'reports an on_exit callback that raises on $stderr, and goes on reaping' do
@@ -157,7 +184,7 @@ RSpec.shared_examples 'handle behaviour' do |route|
     expect(Timeout.timeout(10) { after.pop }).to eq(first.wait)
     $stderr = saved
     err_writer.close
-    expect(err_reader.read).to include("on_exit callback for pid #{first.pid} raised ArgumentError: callback failed")
+    expect(err_reader.read).to include("on_exit callback of #{first.inspect} terminated with exception", 'callback failed (ArgumentError)')
     expect(start('true').wait).to be_success
   ensure
     $stderr = saved

@@ -145,6 +145,26 @@ RSpec.describe 'IO.popen with the drop-in' do
     expect(subclass.popen('true') { |io| io.class }).to eq(subclass)
   end
 
+  # Issue #28: popen applies its separate env Hash after the program was looked up (MRI's rb_execarg_setenv).
+  it "looks the program up on the parent's PATH, not on a PATH its separate env Hash sets (MRI 3.1's results)" do
+    Dir.mktmpdir do |dir|
+      File.write(File.join(dir, 'private-posix-spawn'), "#!/bin/sh\necho private $FOO\n")
+      File.chmod(0o755, File.join(dir, 'private-posix-spawn'))
+      nowhere = File.join(dir, 'nonexistent')
+      # On the parent's PATH: found whatever the Hash's PATH says; the Hash's program is not found.
+      expect(IO.popen({ 'PATH' => nowhere }, 'ls /dev/null', &:read)).to eq("/dev/null\n")
+      expect(IO.popen({ 'PATH' => nowhere }, ['ls', '/dev/null'], &:read)).to eq("/dev/null\n")
+      expect { IO.popen({ 'PATH' => dir }, 'private-posix-spawn') }.to raise_error(Errno::ENOENT, 'No such file or directory - private-posix-spawn')
+      expect { IO.popen({ 'PATH' => dir }, ['private-posix-spawn']) }.to raise_error(Errno::ENOENT, 'No such file or directory - private-posix-spawn')
+      # The child has the Hash's PATH all the same: a shell finds the program there.
+      expect(IO.popen({ 'PATH' => dir }, 'echo $PATH; private-posix-spawn', &:read)).to eq("#{dir}\nprivate\n")
+      # The Array form's own env Hash is looked up on, as spawn's; the separate Hash still replaces it for the child.
+      expect(IO.popen([{ 'PATH' => dir }, 'private-posix-spawn'], &:read)).to eq("private\n")
+      expect(IO.popen({ 'PATH' => nowhere, 'FOO' => 'outer' }, [{ 'PATH' => dir, 'FOO' => 'inner' }, 'private-posix-spawn'], &:read)).to eq("private outer\n")
+      expect { IO.popen({ 'PATH' => dir }, [{ 'PATH' => nowhere }, 'ls', '/dev/null']) }.to raise_error(Errno::ENOENT, 'No such file or directory - ls')
+    end
+  end
+
   it 'closes every pipe end when the command cannot start, and leaves no child' do
     expect { IO.popen(['nonexistent-posix-spawn-cmd'], 'r+') }.to raise_error(Errno::ENOENT)
     expect do
@@ -188,8 +208,7 @@ RSpec.describe 'IO.popen with the drop-in' do
       end
     end
 
-    # needs_add_opens: close waits in JRuby's Process.waitpid, which only a JRuby with sun.nio.ch opened interrupts
-    it 'Timeout.timeout reaches a close waiting for the child', :needs_add_opens do
+    it 'Timeout.timeout reaches a close waiting for the child' do
       require 'timeout'
       io = IO.popen('exec sleep 30')
       pid = io.pid # the IO is closed after the interrupted close: its #pid raises IOError then, as MRI's

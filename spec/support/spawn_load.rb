@@ -85,7 +85,7 @@ module SpawnLoad
         handle.stdin.close
         ran.pop
       end
-      raise "the raising callback went unreported: #{reports.inspect}" unless reports.include?('IOError: a callback raising')
+      raise "the raising callback went unreported: #{reports.inspect}" unless reports.include?('a callback raising (IOError)')
     end
   }.freeze
 

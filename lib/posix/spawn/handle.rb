@@ -83,9 +83,10 @@ module POSIX
         wait(timeout: grace) || (__signal(Signal.list.fetch('KILL'), true) && false) || wait
       end
 
-      # Calls the block with the Process::Status once the child has ended: on the reaper thread, or at once
-      # (on this thread) if it already has. Each block runs once. An exception raised by a block on the
-      # reaper thread is reported on $stderr and stops nothing; a block should not block (it holds up the
+      # Calls the block with the Process::Status once the child has ended, always on the reaper thread, also
+      # when it has already ended (then soon after this returns). Each block runs once, in the order given.
+      # An exception from a block never reaches the caller: it is reported on $stderr, naming the handle, as
+      # Thread#report_on_exception reports, and stops nothing. A block should not block (it holds up the
       # reaping of every other child meanwhile). Returns the handle.
       def on_exit(&block)
         __on_exit(&block)

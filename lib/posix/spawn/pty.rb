@@ -75,7 +75,7 @@ module POSIX
       ensure
         [reader, writer].each { |io| io.close unless io.closed? }
         begin
-          Process.waitpid(pid)
+          Native.waitpid(pid)
         rescue Errno::ECHILD
           nil # the block waited for it
         end

@@ -77,7 +77,7 @@ module POSIX
 
             @__posix_spawn_reaped = true
             begin
-              ::Process.waitpid(@__posix_spawn_pid)
+              POSIX::Spawn::Native.waitpid(@__posix_spawn_pid)
             rescue Errno::ECHILD
               POSIX::Spawn::Native.last_status_set(nil, nil)
             rescue Exception # rubocop:disable Lint/RescueException
@@ -129,7 +129,7 @@ module POSIX
         end
 
         def start(klass, env, command, mode, options)
-          spawn_args, inner_options = command_arguments(env, command)
+          spawn_args, inner_options = command_arguments(command)
           io_options, spawn_options = split(options)
           spawn_options = inner_options.merge(spawn_options) if inner_options
           readable, writable = access(mode)
@@ -146,7 +146,13 @@ module POSIX
               POSIX::Spawn::Native.enlarge_pipe(reader)
               spawn_options = with_pipe(spawn_options, 1, child_out)
             end
-            pid = POSIX::Spawn::Native.spawn(*spawn_args, spawn_options) # one that cannot start sets $? to exit 127
+            # One that cannot start sets $? to exit 127. popen's own env Hash goes apart: it replaces the
+            # command's for the child, but the program is looked up without it, as MRI's (rb_execarg_setenv).
+            pid = if env
+                    POSIX::Spawn::Native.popen_spawn(env, *spawn_args, spawn_options)
+                  else
+                    POSIX::Spawn::Native.spawn(*spawn_args, spawn_options)
+                  end
             parent = readable ? reader : writer
           rescue SystemCallError => e
             # MRI's popen child reports the step that failed (rb_exec_fail): "chdir", not the directory.
@@ -180,13 +186,13 @@ module POSIX
         # [spawn's arguments, the Array form's own options or nil] for popen's command: a String is a
         # command line (a shell when it has shell syntax, as spawn's); an Array ([env,]
         # program-or-[program, argv0], args... [, opts]) never is.
-        def command_arguments(env, command)
+        def command_arguments(command)
           if (line = String.try_convert(command))
             if line == '-'
               raise NotImplementedError, 'fork() function is unimplemented on JRuby'
             end
 
-            return [[env, line].compact, nil]
+            return [[line], nil]
           end
           words = Array.try_convert(command) or raise conversion_error(command)
           inner_env, words, inner_options = Arguments.split_exec(words)
@@ -194,8 +200,7 @@ module POSIX
 
           program = words.first
           words = [[program, program]] if words.size == 1 && String.try_convert(program) # one word: still no shell
-          env ||= inner_env # MRI: popen's own env replaces the Array's (rb_execarg_setenv)
-          [[env, *words].compact, inner_options]
+          [[inner_env, *words].compact, inner_options]
         end
 
         # Ruby's TypeError for an object that is no String: nil, true and false by name, others by class.

@@ -23,7 +23,7 @@ module POSIX
             yield pid, *pipes
           ensure
             pipes.each { |io| io.close unless io.closed? }
-            ::Process.waitpid(pid)
+            POSIX::Spawn::Native.waitpid(pid)
           end
         end
       end

@@ -105,23 +105,26 @@ public final class Handle extends RubyObject {
         return context.runtime.newBoolean(Errors.call(context, () -> child.signal(signal, group.isTrue())));
     }
 
-    /** __on_exit { |status| } : the block runs on the reaper's thread when the child ends, or here at once if it has. */
+    /**
+     * __on_exit { |status| } : the block runs on the reaper's thread once the child has ended, also when it has
+     * already (issue #28: one rule whatever the timing). What it raises never reaches the caller: it is reported
+     * on $stderr as Thread#report_on_exception reports a thread's, naming the handle.
+     */
     @JRubyMethod(name = "__on_exit")
     public IRubyObject on_exit(ThreadContext context, Block block) {
         if (!block.isGiven()) throw context.runtime.newArgumentError("on_exit needs a block");
         Ruby runtime = context.runtime;
-        boolean later = child.onExitLater(ended -> {
+        child.onExitOnReaper(ended -> {
             ThreadContext reaperContext = runtime.getCurrentContext();
             try {
                 block.call(reaperContext, status(reaperContext));
             } catch (RaiseException e) {
-                IRubyObject error = e.getException();
-                runtime.getGlobalVariables().get("$stderr").callMethod(reaperContext, "puts",
-                        runtime.newString("posix-spawn: the on_exit callback for pid " + child.pid + " raised "
-                                + error.getMetaClass().getName() + ": " + error.callMethod(reaperContext, "message")));
+                IRubyObject report = runtime.newString("posix-spawn: the on_exit callback of " + callMethod(reaperContext, "inspect")
+                        + " terminated with exception (reported as report_on_exception reports):\n");
+                report.callMethod(reaperContext, "<<", e.getException().callMethod(reaperContext, "full_message"));
+                runtime.getGlobalVariables().get("$stderr").callMethod(reaperContext, "write", report);
             }
         });
-        if (!later) block.call(context, status(context));
         return this;
     }
 

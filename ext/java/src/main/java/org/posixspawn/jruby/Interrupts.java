@@ -5,6 +5,7 @@ import java.util.function.BooleanSupplier;
 import org.jruby.RubyThread;
 import org.jruby.runtime.ThreadContext;
 import org.posixspawn.jruby.os.capture.Capture;
+import org.posixspawn.jruby.os.child.ChildWait;
 import org.posixspawn.jruby.os.child.OwnedChild;
 import org.posixspawn.jruby.os.libc.Fds;
 import org.posixspawn.jruby.os.libc.SpawnError;
@@ -121,6 +122,43 @@ final class Interrupts {
         @Override
         public void wakeup(RubyThread thread, OwnedChild child) {
             thread.getNativeThread().interrupt();
+        }
+    }
+
+    /** A wait for a child nobody else owns: its wait status, or -1 when woken; a SpawnError is returned, as RUN's. */
+    private static final RubyThread.Task<ChildWait, Object> WAIT = new RubyThread.Task<ChildWait, Object>() {
+        @Override
+        public Object run(ThreadContext context, ChildWait wait) throws InterruptedException {
+            try {
+                return wait.run();
+            } catch (SpawnError e) {
+                return e;
+            }
+        }
+
+        @Override
+        public void wakeup(RubyThread thread, ChildWait wait) {
+            wait.wakeup(thread.getNativeThread());
+        }
+    };
+
+    /** waitpid(pid, 0) that Thread#raise, Thread#kill and Timeout interrupt (the child left unreaped then): the wait status. */
+    static int waitChild(ThreadContext context, long pid) {
+        try (ChildWait wait = new ChildWait(pid)) {
+            while (true) {
+                Object ended = -1;
+                try {
+                    ended = context.getThread().executeTask(context, wait, WAIT);
+                } catch (InterruptedException e) {
+                    // woken by Thread#raise or #kill: delivered just below
+                }
+                if (ended instanceof SpawnError) {
+                    SpawnError error = (SpawnError) ended; // ECHILD with Process.wait's message, no call named
+                    throw ChildWait.noChild(error) ? context.runtime.newErrnoECHILDError() : Errors.toRuby(context, error);
+                }
+                if ((Integer) ended >= 0) return (Integer) ended;
+                context.pollThreadEvents();
+            }
         }
     }
 }

@@ -61,6 +61,19 @@ public final class NativeMethods {
     }
 
     /**
+     * Native.waitpid(pid) -> pid: Process.waitpid(pid) for a child the drop-in started (system, backtick, popen's
+     * close), $? set as MRI sets it, Errno::ECHILD when it is no child to wait for. Unlike JRuby's own, which
+     * an embedded JRuby (no --add-opens) cannot interrupt, Thread#raise and Timeout reach it everywhere (issue #27).
+     */
+    @JRubyMethod(module = true)
+    public static IRubyObject waitpid(ThreadContext context, IRubyObject self, IRubyObject pid) {
+        long number = RubyNumeric.num2long(pid);
+        int status = Interrupts.waitChild(context, number);
+        context.setLastExitStatus(RubyProcess.RubyStatus.newProcessStatus(context.runtime, status, number));
+        return pid;
+    }
+
+    /**
      * Native.last_status_set(wait_status, pid) -> $?: sets the calling thread's $? to a Process::Status of
      * that wait(2) status and pid (MRI: rb_last_status_set); a nil wait_status clears it (rb_last_status_clear).
      */

@@ -24,6 +24,15 @@ final class Plans {
         }
     }
 
+    /** IO.popen's spawn arguments and its separate env Hash to a plan ({@link SpawnArguments#parseForPopen}). */
+    static SpawnPlan parseForPopen(ThreadContext context, IRubyObject[] args, IRubyObject popenEnv) {
+        try {
+            return SpawnArguments.parseForPopen(context, args, popenEnv);
+        } catch (AfterOpening failure) {
+            throw raise(context, failure);
+        }
+    }
+
     /** The files MRI opens before {@code failure}'s error, opened and closed again; then that error (or the open's). */
     static RuntimeException raise(ThreadContext context, AfterOpening failure) {
         Errors.call(context, () -> {

@@ -1,7 +1,10 @@
 package org.posixspawn.jruby;
 
+import java.util.Arrays;
+
 import org.jcodings.Encoding;
 import org.jruby.RubyEncoding;
+import org.jruby.RubyFixnum;
 import org.jruby.RubyIO;
 import org.jruby.RubyString;
 import org.jruby.anno.JRubyMethod;
@@ -11,11 +14,29 @@ import org.jruby.util.ByteList;
 import org.jruby.util.io.OpenFile;
 import org.posixspawn.jruby.os.capture.Capture;
 import org.posixspawn.jruby.os.libc.Fds;
+import org.posixspawn.jruby.os.libc.SpawnError;
+import org.posixspawn.jruby.os.spawn.Spawner;
+import org.posixspawn.jruby.plan.SpawnPlan;
 import org.posixspawn.jruby.plan.RealDescriptors;
 
 /** POSIX::Spawn::Native's primitives for the pipes of the drop-in's IO.popen and ` (lib/posix/spawn/kernel/popen.rb). */
 public final class PopenMethods {
     private PopenMethods() {}
+
+    /**
+     * Native.popen_spawn(env, command... [,options]) -> pid: Native.spawn for IO.popen(env, cmd): env replaces
+     * the command's own env Hash for the child, and the program is looked up without it, on the parent's
+     * PATH (or the command's env Hash's), as MRI's popen does (issue #28).
+     */
+    @JRubyMethod(module = true, required = 2, rest = true)
+    public static IRubyObject popen_spawn(ThreadContext context, IRubyObject self, IRubyObject[] args) {
+        SpawnPlan plan = Plans.parseForPopen(context, Arrays.copyOfRange(args, 1, args.length), args[0]);
+        try { // not Errors.call, as Native.spawn: its lambda's bootstrap would be part of the first popen
+            return RubyFixnum.newFixnum(context.runtime, Spawner.spawn(plan));
+        } catch (SpawnError error) {
+            throw Errors.toRuby(context, error);
+        }
+    }
 
     /**
      * Native.tie_for_writing(reader, writer, pid) -> reader: reader becomes one duplex IO that reads from

@@ -27,12 +27,21 @@ public final class SpawnArguments {
 
     /** Process.spawn's arguments to a plan; throws {@link AfterOpening} for an error MRI meets only after opening files. */
     public static SpawnPlan parse(ThreadContext context, IRubyObject[] args) {
-        return read(context, args, false).plan;
+        return read(context, args, false, null).plan;
     }
 
     /** Kernel#system's arguments (which may hold :exception) to a plan and that flag. */
     public static Parsed parseForSystem(ThreadContext context, IRubyObject[] args) {
-        return read(context, args, true);
+        return read(context, args, true, null);
+    }
+
+    /**
+     * IO.popen's arguments with its separate env Hash, which MRI applies once the arguments are read
+     * (rb_execarg_setenv): it replaces the arguments' own env Hash (the Array form's) for the child, but the
+     * program was looked up before, on that Hash's PATH, else ENV's, never on the separate Hash's.
+     */
+    public static SpawnPlan parseForPopen(ThreadContext context, IRubyObject[] args, IRubyObject popenEnv) {
+        return read(context, args, false, popenEnv).plan;
     }
 
     /** A plan and Kernel#system's :exception flag. */
@@ -54,7 +63,7 @@ public final class SpawnArguments {
     }
 
     // MRI: rb_execarg_init -> rb_exec_getargs, rb_check_argv, rb_exec_fillarg
-    private static Parsed read(ThreadContext context, IRubyObject[] args, boolean exceptionAllowed) {
+    private static Parsed read(ThreadContext context, IRubyObject[] args, boolean exceptionAllowed, IRubyObject popenEnv) {
         Ruby runtime = context.runtime;
         int argc = args.length;
         int first = 0;
@@ -101,6 +110,7 @@ public final class SpawnArguments {
         plan.searchPath = environment.searchPath(env);
         CommandLine.fill(plan, program, argv);
         if (!exceptionAllowed && exec.exception != null) throw runtime.newArgumentError("exception option is not allowed"); // MRI: rb_execarg_init
+        if (popenEnv != null) environment = Environment.read(runtime, (RubyHash) TypeConverter.convertToType(popenEnv, runtime.getHash(), "to_hash"));
         plan.envp = environment.envp(env, exec.unsetenvOthers);
         if (plan.cwd == null) plan.cwd = plan.pwd;
         if (!exec.closeOthersGiven) plan.inherited.addAll(InheritableIOs.descriptors());

@@ -34,6 +34,7 @@ public final class OwnedChild {
     private boolean ended, lost;
     private int rawStatus = -1;
     private List<Consumer<OwnedChild>> listeners = new ArrayList<>();
+    private List<Consumer<OwnedChild>> reaperListeners = new ArrayList<>(); // queued to the reaper's thread at the end
     /** What the caller ties to this child (the Ruby Handle). */
     public volatile Object attachment;
     private final ReentrantLock lock = new ReentrantLock();
@@ -191,8 +192,9 @@ public final class OwnedChild {
     }
 
     /**
-     * Has {@code listener} called on the reaper's thread once the child has ended (true), unless it already has
-     * (false: nothing is registered, the caller acts itself). The reaper reports what a listener throws.
+     * Has {@code listener} called by the thread that reaps the child (the reaper's, or a Capture's) once it has
+     * ended (true), unless it already has (false: nothing is registered, the caller acts itself). For the gem's
+     * own quick wake-ups; what a listener throws is reported on stderr.
      */
     public boolean onExitLater(Consumer<OwnedChild> listener) {
         lock.lock();
@@ -200,6 +202,22 @@ public final class OwnedChild {
             if (ended) return false;
             listeners.add(listener);
             return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Has {@code listener} called on the reaper's thread once the child has ended, whichever thread reaps it
+     * and whether it has ended already: one thread and one rule for the user's callbacks, whatever the
+     * timing (issue #28). Queued under the lock, so they run in the order registered. The reaper reports what
+     * a listener throws.
+     */
+    public void onExitOnReaper(Consumer<OwnedChild> listener) {
+        lock.lock();
+        try {
+            if (ended) Reaper.queue(() -> Reaper.callSafely(listener, this));
+            else reaperListeners.add(listener);
         } finally {
             lock.unlock();
         }
@@ -240,6 +258,8 @@ public final class OwnedChild {
             pidfd = -1;
             toCall = listeners;
             listeners = null;
+            for (Consumer<OwnedChild> listener : reaperListeners) Reaper.queue(() -> Reaper.callSafely(listener, this));
+            reaperListeners = null;
             end.signalAll();
         } finally {
             lock.unlock();

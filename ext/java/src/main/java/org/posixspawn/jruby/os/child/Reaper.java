@@ -3,8 +3,10 @@ package org.posixspawn.jruby.os.child;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 
 import jnr.ffi.Pointer;
@@ -38,6 +40,8 @@ public final class Reaper {
     private static final Map<Integer, OwnedChild> BY_PIDFD = new ConcurrentHashMap<>();
     private static final Set<OwnedChild> POLLED = ConcurrentHashMap.newKeySet();
     private static final Set<OwnedChild> KILL_ON_EXIT = ConcurrentHashMap.newKeySet();
+    /** Listeners {@link OwnedChild#onExitOnReaper} queued for this thread to call, in the order queued. */
+    private static final Queue<Runnable> QUEUED = new ConcurrentLinkedQueue<>();
     private static volatile Reaper instance;
 
     private final int epoll; // -1 where there is no epoll (not Linux): only the waitpid route
@@ -156,7 +160,14 @@ public final class Reaper {
             for (OwnedChild child : POLLED) {
                 if (child.reapIfExited(status)) POLLED.remove(child);
             }
+            for (Runnable task; (task = QUEUED.poll()) != null; ) task.run();
         }
+    }
+
+    /** Has the reaper's thread run {@code task} (which must not throw) soon, after those queued before it. */
+    static void queue(Runnable task) {
+        QUEUED.add(task);
+        instance.wake(); // an OwnedChild exists, so the reaper does
     }
 
     /** Without epoll: poll(2) on the wake-up pipe alone. */
