@@ -42,6 +42,7 @@ module POSIX
             begin
               out, = handle.communicate(input)
             ensure
+              handle.__communicated # an interrupted communicate keeps its pipes for a next call: none comes
               [handle.stdin, handle.stdout].each { |io| io.close unless io.closed? }
               handle.wait
             end
