@@ -32,18 +32,57 @@ RSpec.describe 'loading the gem' do
     expect(bound.(after)).to eq(['LibCExtra'])
   end
 
-  # The require starts a daemon thread that binds LibC and loads the plain spawn's classes, so a spawn made
-  # a moment after the require finds them ready (the first spawn call: 34 -> 8 ms on JRuby 9.4, 90 -> 15 ms
-  # on JRuby 10, doc/performance-history.md).
-  it "binds the spawn's calls on a thread of its own once loaded, before any spawn" do
-    # Waits for the thread to end rather than for a fixed time: on a loaded machine it may take seconds.
-    script = "require 'posix/spawn'; deadline = Time.now + 60; " \
-             "sleep 0.01 while java.lang.Thread.getAllStackTraces.keySet.any? { |t| t.name == 'posix-spawn-bind' } && Time.now < deadline; " \
-             "$stdout.syswrite(\"WAITED\\n\"); Process.wait(POSIX::Spawn.spawn('true'))"
+  # The require defines the module and its methods and nothing more, so that a program that loads the gem
+  # and spawns nothing pays almost nothing (doc/performance-history.md, "Cold"): the C library is bound,
+  # and the gem's threads started, by the first call that needs them. One fresh JRuby (-verbose:class)
+  # requires the gem, waits a moment (a thread the require started would be at work by then), names the
+  # threads that were not there before the require, then spawns.
+  it 'binds no C library and starts no thread until the first spawn' do
+    script = <<~'RUBY'
+      threads = -> { java.lang.Thread.getAllStackTraces.keySet.to_a }
+      before = threads.()
+      $stdout.syswrite("REQUIRE\n")
+      require 'posix/spawn'
+      sleep 0.5
+      $stdout.syswrite("NEW THREADS #{(threads.() - before).map(&:name).sort.inspect}\n")
+      Process.wait(POSIX::Spawn.spawn('true'))
+    RUBY
     out = IO.popen([*JRubyLauncher.command(['-verbose:class']), '--dev', '-I', File.expand_path('../lib', __dir__), '-e', script], err: %i[child out], &:read)
     expect($?).to be_success, out.lines.last(5).join
-    before, after = out.split("WAITED\n", 2)
-    expect(before).to match(/org\.posixspawn\.jruby\.os\.libc\.LibC\b/).and match(/org\.posixspawn\.jruby\.os\.spawn\.PlainSetup\b/)
-    expect(after).not_to match(/org\.posixspawn\.jruby\.os\.(libc\.LibC|spawn\.Spawner|spawn\.PlainSetup)\b/)
+    loading, new_threads, spawning = out.match(/^REQUIRE\n(.*)^NEW THREADS (.*?)\n(.*)/m).captures
+    binding = /org\.posixspawn\.jruby\.os\.libc\.(LibC|LibCExtra|Native)\b|org\.posixspawn\.\S*\$jnr\$ffi\$/
+    expect(new_threads).to eq('[]')
+    expect(loading).not_to match(binding)
+    expect(spawning).to match(/org\.posixspawn\.jruby\.os\.libc\.LibC\$jnr\$ffi\$/)
+  end
+  # What loads on first use needs a descriptor to open its file: a program out of them meets the reason, as
+  # the call would have raised it (a constant's autoload: LoadError naming it), and the call works once
+  # descriptors are free again (JRuby forgets an autoload that failed: the module loads the file itself).
+  it 'raises Errno::EMFILE from a first use out of descriptors, and works once there are some' do
+    script = <<~'RUBY'
+      require 'posix/spawn'
+      Process.setrlimit(:NOFILE, 256)
+      ios = []
+      begin
+        loop { ios << File.open(File::NULL) }
+      rescue Errno::EMFILE
+      end
+      2.times do
+        begin
+          POSIX::Spawn.start('true')
+        rescue SystemCallError => e
+          puts "start: #{e.class}"
+        end
+      end
+      begin
+        POSIX::Spawn::Child.new('true')
+      rescue StandardError, LoadError # a constant's autoload raises LoadError (naming EMFILE) the first time
+      end
+      ios.each(&:close)
+      puts POSIX::Spawn::Child.new('echo', 'child').out, POSIX::Spawn.start('echo', 'handle', out: :pipe).stdout.read
+    RUBY
+    out = IO.popen([*JRubyLauncher.command, '-I', File.expand_path('../lib', __dir__), '-e', script], err: %i[child out], &:read)
+    expect($?).to be_success, out
+    expect(out.lines(chomp: true)).to eq(['start: Errno::EMFILE', 'start: Errno::EMFILE', 'child', 'handle'])
   end
 end

@@ -1,55 +1,37 @@
 package org.posixspawn.jruby;
 
+import java.lang.reflect.Method;
+
 import org.jruby.Ruby;
 import org.jruby.RubyModule;
+import org.jruby.internal.runtime.methods.InvokeDynamicMethodFactory;
+import org.jruby.runtime.MethodFactory;
 import org.jruby.runtime.load.BasicLibraryService;
 
-/** Loaded by lib/posix/spawn.rb with JRuby::Util.load_ext: defines POSIX::Spawn::Native. */
+/**
+ * Loaded by lib/posix/spawn.rb with JRuby::Util.load_ext: defines POSIX::Spawn::Native. Nothing else happens
+ * at load: the C library is bound, and the reaper and other threads started, by the first call that needs
+ * them, and POSIX::Spawn::Handle by {@link HandleLibrary} (spec/loading_spec.rb checks it).
+ */
 public final class PosixSpawnLibrary implements BasicLibraryService {
     @Override
     public boolean basicLoad(Ruby runtime) {
         RubyModule spawn = runtime.getOrCreateModule("POSIX").defineModuleUnder("Spawn");
         RubyModule nativeModule = spawn.defineModuleUnder("Native");
-        nativeModule.defineAnnotatedMethods(NativeMethods.class);
-        nativeModule.defineAnnotatedMethods(CaptureMethods.class);
-        nativeModule.defineAnnotatedMethods(HandleMethods.class);
-        nativeModule.defineAnnotatedMethods(DescriptorMethods.class);
-        nativeModule.defineAnnotatedMethods(PopenMethods.class);
-        nativeModule.defineAnnotatedMethods(PtyMethods.class);
-        nativeModule.defineAnnotatedMethods(DiagnosticsMethods.class);
-        Handle.define(runtime, spawn);
-        bindInBackground();
+        for (Class<?> group : new Class<?>[] { NativeMethods.class, CaptureMethods.class, HandleMethods.class, DescriptorMethods.class,
+                                                PopenMethods.class, PtyMethods.class, DiagnosticsMethods.class }) {
+            define(nativeModule, group);
+        }
         return true;
     }
 
     /**
-     * Binds the spawn's C calls ({@code Native}: jnr-ffi generates their stubs, 20-60 ms) and loads the plain
-     * spawn's classes on a short-lived daemon thread, while the rest of the gem's files load and the program
-     * goes on: a first spawn soon after the require then finds them ready, or waits only for the rest. What
-     * fails here is left for the first spawn to meet and report.
+     * The annotated methods of {@code type} on {@code target}, each bound by a method handle made on its first
+     * call. JRuby's own defineAnnotatedMethods (no populator of ours is on its class loader) generates a class a
+     * method with ASM instead: about half of the require's time for the gem's 38.
      */
-    private static void bindInBackground() {
-        Thread thread = new Thread(() -> {
-            try {
-                for (String name : PLAIN_SPAWN_CLASSES) Class.forName(name, true, PosixSpawnLibrary.class.getClassLoader());
-            } catch (Throwable t) {
-                // the first spawn initialises them itself, and raises what this met
-            }
-        }, "posix-spawn-bind");
-        thread.setDaemon(true);
-        thread.start();
+    static void define(RubyModule target, Class<?> type) {
+        MethodFactory factory = new InvokeDynamicMethodFactory(PosixSpawnLibrary.class.getClassLoader());
+        for (Method method : type.getDeclaredMethods()) target.defineAnnotatedMethod(method, factory);
     }
-
-    /** The classes a plain spawn initialises, in the order it does (-verbose:class); PosixSpawnLibraryTest loads each. */
-    static final String[] PLAIN_SPAWN_CLASSES = {
-        "org.posixspawn.jruby.os.libc.Native", "org.posixspawn.jruby.os.libc.Constants", "org.posixspawn.jruby.os.libc.Features",
-        "org.posixspawn.jruby.Plans", "org.posixspawn.jruby.plan.SpawnArguments", "org.posixspawn.jruby.plan.SpawnArguments$Parsed", "org.posixspawn.jruby.plan.SpawnPlan",
-        "org.posixspawn.jruby.plan.SpawnPlan$Builder", "org.posixspawn.jruby.plan.Conversions", "org.posixspawn.jruby.plan.Redirects",
-        "org.posixspawn.jruby.plan.ExecOptions", "org.posixspawn.jruby.plan.Environment", "org.posixspawn.jruby.plan.EnvironmentSnapshot",
-        "org.posixspawn.jruby.plan.CommandLine", "org.posixspawn.jruby.plan.PathName", "org.posixspawn.jruby.plan.InheritableIOs",
-        "org.posixspawn.jruby.plan.FdTable", "org.posixspawn.jruby.os.spawn.Spawner", "org.posixspawn.jruby.os.spawn.SpawnFailure", "org.posixspawn.jruby.os.spawn.RedirectFiles",
-        "org.posixspawn.jruby.os.lookup.ProgramLookup", "org.posixspawn.jruby.os.lookup.ProgramCache", "org.posixspawn.jruby.os.spawn.SpawnRoute",
-        "org.posixspawn.jruby.os.spawn.Closing", "org.posixspawn.jruby.os.spawn.SpawnAttributes", "org.posixspawn.jruby.os.spawn.FileActions",
-        "org.posixspawn.jruby.os.spawn.PlainSetup", "org.posixspawn.jruby.os.spawn.NativeEnvironment", "org.posixspawn.jruby.os.libc.NativeBlock", "org.posixspawn.jruby.os.libc.Trace",
-    };
 }
