@@ -9,9 +9,9 @@ import org.jruby.runtime.MethodFactory;
 import org.jruby.runtime.load.BasicLibraryService;
 
 /**
- * Loaded by lib/posix/spawn.rb with JRuby::Util.load_ext: defines POSIX::Spawn::Native. Nothing else happens
- * at load: the C library is bound, and the reaper and other threads started, by the first call that needs
- * them, and POSIX::Spawn::Handle by {@link HandleLibrary} (spec/loading_spec.rb checks it).
+ * Loaded by lib/posix/spawn.rb with JRuby::Util.load_ext: defines POSIX::Spawn::Native and binds the plain
+ * spawn's C calls in the background; the reaper and the gem's other threads start with the first call that
+ * needs them, and POSIX::Spawn::Handle is defined by {@link HandleLibrary} (spec/loading_spec.rb checks it).
  */
 public final class PosixSpawnLibrary implements BasicLibraryService {
     @Override
@@ -22,6 +22,7 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
                                                 PopenMethods.class, PtyMethods.class, DiagnosticsMethods.class }) {
             define(nativeModule, group);
         }
+        bindInBackground();
         return true;
     }
 
@@ -34,4 +35,35 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
         MethodFactory factory = new InvokeDynamicMethodFactory(PosixSpawnLibrary.class.getClassLoader());
         for (Method method : type.getDeclaredMethods()) target.defineAnnotatedMethod(method, factory);
     }
+
+    /**
+     * Binds the spawn's C calls ({@code Native}: jnr-ffi generates their stubs, 20-60 ms) and loads the plain
+     * spawn's classes on a short-lived daemon thread, while the rest of the gem's files load and the program
+     * goes on: a first spawn soon after the require then finds them ready, or waits only for the rest. What
+     * fails here is left for the first spawn to meet and report.
+     */
+    private static void bindInBackground() {
+        Thread thread = new Thread(() -> {
+            try {
+                for (String name : PLAIN_SPAWN_CLASSES) Class.forName(name, true, PosixSpawnLibrary.class.getClassLoader());
+            } catch (Throwable t) {
+                // the first spawn initialises them itself, and raises what this met
+            }
+        }, "posix-spawn-bind");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The classes a plain spawn initialises, in the order it does (-verbose:class); PosixSpawnLibraryTest loads each. */
+    static final String[] PLAIN_SPAWN_CLASSES = {
+        "org.posixspawn.jruby.os.libc.Native", "org.posixspawn.jruby.os.libc.Constants", "org.posixspawn.jruby.os.libc.Features",
+        "org.posixspawn.jruby.Plans", "org.posixspawn.jruby.plan.SpawnArguments", "org.posixspawn.jruby.plan.SpawnArguments$Parsed", "org.posixspawn.jruby.plan.SpawnPlan",
+        "org.posixspawn.jruby.plan.SpawnPlan$Builder", "org.posixspawn.jruby.plan.Conversions", "org.posixspawn.jruby.plan.Redirects",
+        "org.posixspawn.jruby.plan.ExecOptions", "org.posixspawn.jruby.plan.Environment", "org.posixspawn.jruby.plan.EnvironmentSnapshot",
+        "org.posixspawn.jruby.plan.CommandLine", "org.posixspawn.jruby.plan.PathName", "org.posixspawn.jruby.plan.InheritableIOs",
+        "org.posixspawn.jruby.plan.FdTable", "org.posixspawn.jruby.os.spawn.Spawner", "org.posixspawn.jruby.os.spawn.SpawnFailure", "org.posixspawn.jruby.os.spawn.RedirectFiles",
+        "org.posixspawn.jruby.os.lookup.ProgramLookup", "org.posixspawn.jruby.os.lookup.ProgramCache", "org.posixspawn.jruby.os.spawn.SpawnRoute",
+        "org.posixspawn.jruby.os.spawn.Closing", "org.posixspawn.jruby.os.spawn.SpawnAttributes", "org.posixspawn.jruby.os.spawn.FileActions",
+        "org.posixspawn.jruby.os.spawn.PlainSetup", "org.posixspawn.jruby.os.spawn.NativeEnvironment", "org.posixspawn.jruby.os.libc.NativeBlock", "org.posixspawn.jruby.os.libc.Trace",
+    };
 }
