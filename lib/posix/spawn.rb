@@ -194,7 +194,46 @@ module POSIX
   end
 end
 
-require 'posix/spawn/child'
-require 'posix/spawn/io'
-require 'posix/spawn/pty'
-require 'posix/spawn/handle'
+require 'posix/spawn/io' # at once: it records the IOs the program makes inheritable from the require on
+
+module POSIX
+  module Spawn
+    # The rest of the gem loads on first use, so that the require costs only what a spawn needs
+    # (doc/performance-history.md, "Cold"): each constant from its file, and the module functions of
+    # handle.rb and pty.rb through OnFirstUse.
+    DEFERRED = { Child: 'child', Handle: 'handle', HandleAwareWait: 'handle', PtyMaster: 'pty_master', PtySlave: 'pty',
+                 PtyArguments: 'pty', Options: 'options', MaximumOutputExceeded: 'errors', TimeoutExceeded: 'errors',
+                 Aborted: 'errors', ChildExited: 'errors' }.transform_values { |file| "posix/spawn/#{file}" }.freeze
+    private_constant :DEFERRED
+    DEFERRED.each { |name, file| autoload name, file }
+
+    # A constant whose autoload failed (its file could not be opened: the descriptor table was full) is
+    # taken from its file on its next use: JRuby forgets the autoload once it has raised.
+    def self.const_missing(name)
+      file = DEFERRED[name]
+      file && OnFirstUse.load(file) ? const_get(name) : super
+    end
+
+    # Stand-ins for the module functions defined in files loaded on first use: each loads its file, whose
+    # definition in Spawn itself then comes before this module's, and calls that.
+    module OnFirstUse
+      { start: 'handle', open_pty: 'pty', pty_spawn: 'pty', pty_check: 'pty' }.each do |name, file|
+        define_method(name) do |*args, &block|
+          OnFirstUse.load("posix/spawn/#{file}")
+          __send__(name, *args, &block)
+        end
+      end
+
+      # Requires FILE; when it cannot be opened, raises why (Errno::EMFILE, as the call itself would have
+      # when out of descriptors) rather than LoadError.
+      def self.load(file)
+        require file
+      rescue LoadError
+        File.open(File.expand_path("../#{file}.rb", __dir__)).close
+        raise
+      end
+    end
+    include OnFirstUse
+    private_constant :OnFirstUse
+  end
+end

@@ -41,7 +41,7 @@ public final class Handle extends RubyObject {
 
     static void define(Ruby runtime, RubyModule spawn) {
         RubyClass type = spawn.defineClassUnder("Handle", runtime.getObject(), org.jruby.runtime.ObjectAllocator.NOT_ALLOCATABLE_ALLOCATOR);
-        type.defineAnnotatedMethods(Handle.class);
+        PosixSpawnLibrary.define(type, Handle.class);
     }
 
     /** A Handle of {@code child}, attached to it (so {@link #attachedTo} finds it again from the reaper's child). */
