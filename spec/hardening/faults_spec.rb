@@ -61,6 +61,7 @@ module FaultScripts
     require 'json'
     require 'process_resources'
     Process.wait(POSIX::Spawn.spawn('true')) # a plain spawn's classes loaded; the reaper not started yet
+    require 'posix/spawn/handle' # loaded on first use, which needs a descriptor: here, while there is room
     before = ProcessResources.snapshot(:descriptors, :children)
     Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
     fillers = []
