@@ -10,9 +10,20 @@ require 'fileutils'
 module FaultScripts
   LOAD_PATH = ['-I', File.expand_path('../../lib', __dir__), '-I', File.expand_path('../support', __dir__)].freeze
 
+  # Fills the descriptor table but for `free` descriptors: the fillers, to close.
+  FILL = <<~'RUBY'.freeze
+    def fill(free)
+      fillers = []
+      loop { fillers << File.open('/dev/null') }
+    rescue Errno::EMFILE
+      fillers.pop(free).each(&:close)
+      fillers
+    end
+  RUBY
+
   # Tries each spawn with the descriptor table full and with 1 to 5 descriptors free (so that popen4's
   # second or third pipe is the one that fails), then with room again.
-  FULL_TABLE = <<~'RUBY'.freeze
+  FULL_TABLE = (FILL + <<~'RUBY').freeze
     require 'posix/spawn'
     require 'json'
     require 'process_resources'
@@ -39,12 +50,7 @@ module FaultScripts
     before = ProcessResources.snapshot(:descriptors, :children)
     Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
     outcomes = (0..5).map do |free|
-      fillers = []
-      begin
-        loop { fillers << File.open('/dev/null') }
-      rescue Errno::EMFILE
-        fillers.pop(free).each(&:close)
-      end
+      fillers = fill(free)
       outcome = attempts.transform_values { |a| attempt(&a) }
       outcome['rlimit'] = attempt(&rlimit)
       outcome.tap { fillers.each(&:close) }
@@ -56,7 +62,7 @@ module FaultScripts
 
   # Starts the first handle, and with it the reaper, with the descriptor table full: the reaper's wake-up
   # pipe cannot be made. It must fail before the child exists (a child nobody waits for would be left).
-  FIRST_REAPER = <<~'RUBY'.freeze
+  FIRST_REAPER = (FILL + <<~'RUBY').freeze
     require 'posix/spawn'
     require 'json'
     require 'process_resources'
@@ -64,12 +70,7 @@ module FaultScripts
     require 'posix/spawn/handle' # loaded on first use, which needs a descriptor: here, while there is room
     before = ProcessResources.snapshot(:descriptors, :children)
     Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
-    fillers = []
-    begin
-      loop { fillers << File.open('/dev/null') }
-    rescue Errno::EMFILE
-      nil
-    end
+    fillers = fill(0)
     full = begin
       POSIX::Spawn.start('sleep', '30').terminate
       'started'
@@ -84,7 +85,7 @@ module FaultScripts
 
   # The first :umask spawn of this JVM (the FS thread starts then) with the table full, then with room:
   # the full table is that call's Errno::EMFILE, not a :umask and :rlimit_* refused for the JVM's life.
-  FIRST_UMASK = <<~'RUBY'.freeze
+  FIRST_UMASK = (FILL + <<~'RUBY').freeze
     require 'posix/spawn'
     require 'json'
     require 'process_resources'
@@ -97,12 +98,7 @@ module FaultScripts
     Process.wait(POSIX::Spawn.spawn('true')) # a plain spawn's classes loaded; the FS thread not started yet
     before = ProcessResources.snapshot(:descriptors, :children)
     Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
-    fillers = []
-    begin
-      loop { fillers << File.open('/dev/null') }
-    rescue Errno::EMFILE
-      nil
-    end
+    fillers = fill(0)
     full = attempt(umask: 0o22)
     fillers.each(&:close)
     puts JSON.generate('full' => full, 'umask' => attempt(umask: 0o22), 'rlimit' => attempt(rlimit_core: 0),
@@ -110,7 +106,7 @@ module FaultScripts
   RUBY
 
   # The drop-in's Kernel#` with 0 to 5 descriptors free: whichever step fails, its child is reaped.
-  DROP_IN_BACKTICK = <<~'RUBY'.freeze
+  DROP_IN_BACKTICK = (FILL + <<~'RUBY').freeze
     require 'posix/spawn/kernel'
     require 'json'
     require 'process_resources'
@@ -118,12 +114,7 @@ module FaultScripts
     before = ProcessResources.snapshot(:descriptors, :children)
     Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
     outcomes = (0..5).map do |free|
-      fillers = []
-      begin
-        loop { fillers << File.open('/dev/null') }
-      rescue Errno::EMFILE
-        fillers.pop(free).each(&:close)
-      end
+      fillers = fill(free)
       begin
         `echo hi` == "hi\n" ? 'started' : 'wrong output'
       rescue StandardError => e
@@ -133,17 +124,6 @@ module FaultScripts
       end
     end
     puts JSON.generate('outcomes' => outcomes, 'changes' => ProcessResources.settled_changes(before))
-  RUBY
-
-  # Fills the descriptor table but for `free` descriptors: the fillers, to close.
-  FILL = <<~'RUBY'.freeze
-    def fill(free)
-      fillers = []
-      loop { fillers << File.open('/dev/null') }
-    rescue Errno::EMFILE
-      fillers.pop(free).each(&:close)
-      fillers
-    end
   RUBY
 
   # Handle#communicate with 0 to 5 descriptors free (its copies of the three pipes, then its wake-up

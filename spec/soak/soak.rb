@@ -129,6 +129,9 @@ module Soak
     # to be had. These count with the phase.
     def prime
       prime_selectors(2 * @threads + 4)
+      # JRuby's own reference reaper, a daemon thread that its first weakly held native object starts and the
+      # JVM keeps (JRuby 10's soak saw it start mid-run): started here, so the thread check sees the gem's.
+      Java::OrgJrubyUtil::ReferenceReaper.getInstance
       @schedule.uniq.each { |kind| operate(kind, @next.getAndIncrement) }
       self
     end
