@@ -19,6 +19,16 @@ module FaultScripts
       fillers.pop(free).each(&:close)
       fillers
     end
+
+    # The block's value, or "Class: message" of what it raised, with `free` descriptors free meanwhile.
+    def with_free(free)
+      fillers = fill(free)
+      yield
+    rescue StandardError => e
+      "#{e.class}: #{e.message}"
+    ensure
+      fillers&.each(&:close)
+    end
   RUBY
 
   # Tries each spawn with the descriptor table full and with 1 to 5 descriptors free (so that popen4's
@@ -114,14 +124,7 @@ module FaultScripts
     before = ProcessResources.snapshot(:descriptors, :children)
     Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
     outcomes = (0..5).map do |free|
-      fillers = fill(free)
-      begin
-        `echo hi` == "hi\n" ? 'started' : 'wrong output'
-      rescue StandardError => e
-        "#{e.class}: #{e.message}"
-      ensure
-        fillers.each(&:close)
-      end
+      with_free(free) { `echo hi` == "hi\n" ? 'started' : 'wrong output' }
     end
     puts JSON.generate('outcomes' => outcomes, 'changes' => ProcessResources.settled_changes(before))
   RUBY
@@ -138,14 +141,7 @@ module FaultScripts
     Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
     outcomes = (0..5).map do |free|
       handle = POSIX::Spawn.start('sh', '-c', 'cat; printf err >&2', in: :pipe, out: :pipe, err: :pipe)
-      fillers = fill(free)
-      full = begin
-        handle.communicate("in #{free}")
-      rescue StandardError => e
-        "#{e.class}: #{e.message}"
-      ensure
-        fillers.each(&:close)
-      end
+      full = with_free(free) { handle.communicate("in #{free}") }
       output = full.is_a?(Array) ? full : handle.communicate("in #{free}", timeout: 10)
       { 'full' => full.is_a?(Array) ? 'communicated' : full, 'output' => output, 'status' => handle.status.exitstatus }
     end
@@ -163,14 +159,7 @@ module FaultScripts
     before = ProcessResources.snapshot(:descriptors, :children)
     Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
     outcomes = (0..7).map do |free|
-      fillers = fill(free)
-      begin
-        run.call
-      rescue StandardError => e
-        "#{e.class}: #{e.message}"
-      ensure
-        fillers.each(&:close)
-      end
+      with_free(free) { run.call }
     end
     puts JSON.generate('outcomes' => outcomes, 'then' => run.call, 'changes' => ProcessResources.settled_changes(before))
   RUBY
@@ -187,14 +176,7 @@ module FaultScripts
     before = ProcessResources.snapshot(:descriptors, :children)
     Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
     outcomes = [2, 3, 4, 5].product(['true', 'echo hi']).flat_map { |pair| [pair] * 2 }.map do |free, command|
-      fillers = fill(free)
-      begin
-        POSIX::Spawn.`(command)
-      rescue StandardError => e
-        "#{e.class}: #{e.message}"
-      ensure
-        fillers.each(&:close)
-      end
+      with_free(free) { POSIX::Spawn.`(command) }
     end
     puts JSON.generate('outcomes' => outcomes, 'changes' => ProcessResources.settled_changes(before))
   RUBY
