@@ -1,15 +1,32 @@
 require 'spec_helper'
 require 'tmpdir'
 require 'timeout'
+require 'io/wait'
 
 # The rlimit gate (ResourceLimitGate) holds a child between its creation and its exec while its limits are
 # set: whatever the program, the limits and the JVM's fate, the spawn returns and no held child is left.
 RSpec.describe 'the rlimit gate', if: File.directory?('/proc/self') do
   let(:lib) { File.expand_path('../../lib', __dir__) }
 
-  # Runs `script` in a JRuby of its own with the gem, bounded: a hang ends in a TERM after `seconds`.
+  # Runs `script` in a JRuby of its own with the gem, in a process group of its own, and returns its output;
+  # bounded: after `seconds` every member of the group is killed, a child held at the gate (orphaned, holding
+  # the output pipe) alike, and the output so far returned.
   def jruby_output(script, seconds = 120)
-    IO.popen(['timeout', seconds.to_s, *JRubyLauncher.command, '-I', lib, '-rposix/spawn', '-e', script], err: %i[child out], &:read)
+    IO.popen([*JRubyLauncher.command, '-I', lib, '-rposix/spawn', '-e', script], err: %i[child out], pgroup: true) do |io|
+      out = +''
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + seconds
+      loop do
+        left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        break unless left.positive? && io.wait_readable(left)
+
+        chunk = io.read_nonblock(65_536, exception: false)
+        return out if chunk.nil?
+
+        out << chunk if chunk.is_a?(String)
+      end
+      Dir.children('/proc').grep(/\A\d+\z/).map(&:to_i).each { |pid| OwnProcesses.kill(:KILL, pid, in_group: io.pid) if ProcessResources.stat(pid)&.fetch(:pgrp) == io.pid }
+      out
+    end
   end
 
   it 'runs a script without #! under /bin/sh, as MRI does, and returns (the shell\'s child passes the gate too)' do
@@ -28,6 +45,38 @@ RSpec.describe 'the rlimit gate', if: File.directory?('/proc/self') do
       if File.executable?('/usr/bin/ruby')
         mri = IO.popen(['/usr/bin/ruby', '-e', script.sub('POSIX::Spawn.spawn', 'Process.spawn')], err: %i[child out], &:read)
         expect(out).to end_with(mri)
+      end
+    end
+  end
+
+  # A child passes the gate while any writer has the FIFO open: the caller's open-and-close that releases one
+  # child must not overlap another's arrival, be it the shell's child for a script without #! or another
+  # thread's gated spawn (seen: the differential test's seed 28 ran a script with RLIMIT_NOFILE 20000), and
+  # a child the spawn makes after its first is reaped must still be found (it hung waiting at the gate).
+  it 'limits every child, the shell\'s for a script without #! and other threads\' alike (2 x 150 spawns beside busy CPUs)' do
+    Dir.mktmpdir do |dir|
+      File.write(File.join(dir, 'noshebang'), "ulimit -n\n")
+      File.chmod(0o755, File.join(dir, 'noshebang'))
+      script = <<~RUBY
+        seen = Array.new(2) do |t|
+          Thread.new do
+            Array.new(150) do |i|
+              r, w = IO.pipe
+              command = i.odd? ? ['./noshebang'] : ['sh', '-c', 'ulimit -n']
+              pid = POSIX::Spawn.spawn(*command, rlimit_nofile: 64 + t, chdir: #{dir.inspect}, out: w)
+              w.close
+              Process.wait(pid)
+              r.read.chomp.tap { r.close }
+            end.tally
+          end
+        end.map(&:value)
+        p seen
+      RUBY
+      burners = Array.new(3) { POSIX::Spawn.spawn('sh', '-c', 'while :; do :; done') }
+      begin
+        expect(jruby_output(script, 240)).to end_with("#{[{ '64' => 150 }, { '65' => 150 }].inspect}\n")
+      ensure
+        burners.each { |pid| Process.kill(:KILL, pid) && Process.wait(pid) }
       end
     end
   end

@@ -31,7 +31,7 @@ public final class Constants {
     public static final int ENOENT = HERE ? P.ENOENT : -1, ENOTDIR = HERE ? P.ENOTDIR : -1, EACCES = HERE ? P.EACCES : -1,
             EBADF = HERE ? P.EBADF : -1, EPERM = HERE ? P.EPERM : -1, ENOEXEC = HERE ? P.ENOEXEC : -1, EINTR = HERE ? P.EINTR : -1,
             EAGAIN = HERE ? P.EAGAIN : -1, ECHILD = HERE ? P.ECHILD : -1, EPIPE = HERE ? P.EPIPE : -1, ENXIO = HERE ? P.ENXIO : -1,
-            ENOMEM = HERE ? P.ENOMEM : -1, EINVAL = HERE ? P.EINVAL : -1, ENAMETOOLONG = HERE ? P.ENAMETOOLONG : -1;
+            ESRCH = HERE ? P.ESRCH : -1, ENOMEM = HERE ? P.ENOMEM : -1, EINVAL = HERE ? P.EINVAL : -1, ENAMETOOLONG = HERE ? P.ENAMETOOLONG : -1;
 
     public static final int SIGKILL = HERE ? P.SIGKILL : -1, SIGTERM = HERE ? P.SIGTERM : -1, SIGPIPE = HERE ? P.SIGPIPE : -1;
     public static final int WNOHANG = HERE ? P.WNOHANG : 0;

@@ -32,7 +32,7 @@ public final class PlatformProfile {
     public final int F_SETPIPE_SZ;
     public final int WNOHANG;
     public final int SIGKILL, SIGTERM, SIGPIPE;
-    public final int ENOENT, ENOEXEC, EINTR, EAGAIN, ECHILD, EPIPE, EBADF, ENOTDIR, EACCES, EPERM, ENXIO, ENOMEM, EINVAL, ENAMETOOLONG;
+    public final int ENOENT, ENOEXEC, EINTR, EAGAIN, ECHILD, EPIPE, EBADF, ENOTDIR, EACCES, EPERM, ENXIO, ESRCH, ENOMEM, EINVAL, ENAMETOOLONG;
 
     // From the table; -1 (or 0 for a flag) where the OS has no such thing.
     public final short POSIX_SPAWN_SETPGROUP, POSIX_SPAWN_SETSIGDEF, POSIX_SPAWN_SETSIGMASK;
@@ -117,6 +117,7 @@ public final class PlatformProfile {
         EACCES = c.get("Errno", "EACCES");
         EPERM = c.get("Errno", "EPERM");
         ENXIO = c.get("Errno", "ENXIO");
+        ESRCH = c.get("Errno", "ESRCH");
         ENOMEM = c.get("Errno", "ENOMEM");
         EINVAL = c.get("Errno", "EINVAL");
         ENAMETOOLONG = c.get("Errno", "ENAMETOOLONG");

@@ -8,8 +8,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 import jnr.ffi.Pointer;
 import org.posixspawn.jruby.os.libc.Constants;
@@ -31,7 +33,9 @@ import org.posixspawn.jruby.plan.SpawnPlan;
  * child is found as that thread's one new child in /proc; once it sleeps in that open (its descriptor for
  * the FIFO is taken then, so no limit on descriptors can refuse it), the caller sets its limits with
  * prlimit(2), then opens the FIFO for writing, which lets the child go on to its other actions and exec.
- * Each child the spawn makes passes the gate (a script without #! makes a second one, for /bin/sh). argv0,
+ * Each child the spawn makes passes the gate (a script without #! makes a second one, for /bin/sh, once the
+ * caller has closed its writer: a child arriving while the FIFO is open for writing would pass unheld), and
+ * the FS thread spawns nothing else until the caller has stopped looking, so each new child is this spawn's. argv0,
  * the environment and exec errors stay exactly as in any other spawn; a limit the kernel refuses kills the
  * held child and raises, as MRI's "setrlimit" error. Linux only.
  *
@@ -46,6 +50,8 @@ final class ResourceLimitGate {
     private static final long POLL_NANOS = 20_000;
     /** Diagnostics (Native.hold_at_gate): keep each child at the gate, held and armed, until cleared. */
     static volatile boolean holding;
+    /** Held while the FIFO is open for writing: see {@link #awaitNoWriter}. */
+    private static final ReentrantLock WRITER = new ReentrantLock();
     private final byte[] fifo;
     private final SpawnError unavailable;
 
@@ -80,22 +86,42 @@ final class ResourceLimitGate {
                 throw SpawnError.errno(Native.errno(), "fcntl of the rlimit gate's lifeline");
             }
             CompletableFuture<Set<Long>> before = new CompletableFuture<>();
+            CompletableFuture<Void> returned = new CompletableFuture<>();
+            CountDownLatch looked = new CountDownLatch(1);
             Future<Long> spawned = fs.submit(() -> {
                 try {
-                    before.complete(fs.children());
+                    try {
+                        before.complete(fs.children());
+                    } finally {
+                        before.complete(null); // it failed first (say no descriptor left for /proc): the caller learns it from spawned
+                    }
+                    fs.prepare(plan);
+                    return spawnThroughGate.spawn(fifo, lifeline.writeEnd());
                 } finally {
-                    before.complete(null); // it failed first (say no descriptor left for /proc): the caller learns it from spawned
+                    // Until the caller has stopped looking for held children, this thread spawns nothing else:
+                    // any new child of it is this spawn's.
+                    returned.complete(null);
+                    awaitUninterruptibly(looked);
                 }
-                fs.prepare(plan);
-                return spawnThroughGate.spawn(fifo, lifeline.writeEnd());
             });
-            Set<Long> known = FsThread.await(before);
-            if (known != null) {
+            boolean released = false;
+            try {
+                Set<Long> known = FsThread.await(before);
                 long held;
-                while ((held = heldChild(fs, known, spawned)) >= 0) {
+                while (known != null && (held = heldChild(fs, known, returned)) >= 0) {
                     known.add(held);
-                    release(held, end, plan, spawned);
+                    try {
+                        release(held, end, plan, returned);
+                    } catch (SpawnError | RuntimeException | Error e) {
+                        abandon(held, fs, known, returned);
+                        throw e;
+                    }
                 }
+                released = true;
+            } finally {
+                looked.countDown();
+                // posix_spawn must be over before the lifeline's descriptors close (its child holds a copy)
+                if (!released) awaitQuietly(spawned);
             }
             long pid = FsThread.await(spawned);
             // Disarmed before the ends close: exec releases the vfork parent before it closes the child's
@@ -106,57 +132,72 @@ final class ResourceLimitGate {
         }
     }
 
-    /** Arms the lifeline for {@code pid}, waits for it at the gate, sets its limits and opens the gate; kills it on any failure. */
-    private void release(long pid, int lifeline, SpawnPlan plan, Future<Long> spawned) throws SpawnError {
-        boolean released = false;
-        try {
-            if (Native.libc.fcntl(lifeline, Constants.F_SETOWN, (int) pid) != 0) throw SpawnError.errno(Native.errno(), "fcntl of the rlimit gate's lifeline");
-            if (!atGate(pid, spawned)) {
-                released = true; // it ended before the gate: spawned says how
-                return;
-            }
-            while (holding && !spawned.isDone()) LockSupport.parkNanos(1_000_000);
-            int refused = setLimits(pid, plan);
-            if (refused != 0) {
-                kill(pid, spawned);
-                released = true;
-                throw SpawnError.inChild(refused, PathName.of("setrlimit"));
-            }
-            open(spawned);
-            released = true;
-        } finally {
-            if (!released) kill(pid, spawned);
+    /**
+     * Called by the spawn before it makes a further child (the shell's, for a script without #!): while a
+     * writer has the FIFO open, a child would pass the gate unheld.
+     */
+    static void awaitNoWriter() {
+        WRITER.lock();
+        WRITER.unlock();
+    }
+
+    /**
+     * Arms the lifeline for {@code pid}, waits for it at the gate, sets its limits and opens the gate. Returns
+     * at once if it ended first (the spawn says how); throws if its limits are refused.
+     */
+    private void release(long pid, int lifeline, SpawnPlan plan, Future<Void> returned) throws SpawnError {
+        if (Native.libc.fcntl(lifeline, Constants.F_SETOWN, (int) pid) != 0) {
+            if (Native.errno() == Constants.ESRCH) return;
+            throw SpawnError.errno(Native.errno(), "fcntl of the rlimit gate's lifeline");
         }
+        if (!atGate(pid, returned)) return;
+        while (holding && !returned.isDone()) LockSupport.parkNanos(1_000_000);
+        int refused = setLimits(pid, plan);
+        if (refused != 0) throw SpawnError.inChild(refused, PathName.of("setrlimit"));
+        open(returned);
     }
 
     /**
      * The next child of the FS thread not in {@code known}, once it exists, or -1 once the spawn has returned.
      */
-    private static long heldChild(FsThread fs, Set<Long> known, Future<Long> spawned) throws SpawnError {
+    private static long heldChild(FsThread fs, Set<Long> known, Future<Void> returned) throws SpawnError {
         while (true) {
             Set<Long> now = fs.children();
             now.removeAll(known);
             if (!now.isEmpty()) return now.iterator().next();
-            if (spawned.isDone()) return -1;
+            if (returned.isDone()) return -1;
             LockSupport.parkNanos(POLL_NANOS);
         }
     }
 
     /**
      * Whether {@code pid} has come to sleep in its open of the FIFO (its descriptor taken): the one place its
-     * code before exec can sleep (state S in /proc/PID/stat); false if it ended first.
+     * code before exec can sleep (state S in /proc/PID/stat); false if it ended first (posix_spawn may have
+     * reaped it already: its /proc entry is gone, or going).
      */
-    private static boolean atGate(long pid, Future<Long> spawned) throws SpawnError {
+    private static boolean atGate(long pid, Future<Void> returned) throws SpawnError {
         String path = "/proc/" + pid + "/stat";
-        int fd = FsThread.openProcFile(path);
+        int fd;
+        try {
+            fd = FsThread.openProcFile(path);
+        } catch (SpawnError e) {
+            if (e.errno == Constants.ENOENT) return false;
+            throw e;
+        }
         try {
             while (true) {
-                String stat = FsThread.readFrom(fd, path);
+                String stat;
+                try {
+                    stat = FsThread.readFrom(fd, path);
+                } catch (SpawnError e) {
+                    if (e.errno == Constants.ESRCH) return false;
+                    throw e;
+                }
                 int paren = stat.lastIndexOf(')');
                 if (paren < 0 || paren + 2 >= stat.length()) return false; // it has gone
                 char state = stat.charAt(paren + 2);
                 if (state == 'S') return true;
-                if (state == 'Z' || state == 'X' || spawned.isDone()) return false;
+                if (state == 'Z' || state == 'X' || returned.isDone()) return false;
                 LockSupport.parkNanos(POLL_NANOS);
             }
         } finally {
@@ -176,11 +217,15 @@ final class ResourceLimitGate {
         return 0;
     }
 
-    /** Opens the FIFO for writing, which releases the child blocked opening it for reading. */
-    private void open(Future<Long> spawned) throws SpawnError {
+    /**
+     * Opens the FIFO for writing (and closes it), which releases the child blocked opening it for reading;
+     * under {@link #WRITER}, so that no further child of the spawn arrives meanwhile.
+     */
+    private void open(Future<Void> returned) throws SpawnError {
+        WRITER.lock();
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(fifo.length + 1))) {
             Pointer path = mem.cString(fifo);
-            while (true) {
+            while (!returned.isDone()) {
                 int fd = Native.libc.open(path, Constants.O_WRONLY | Constants.O_NONBLOCK | Constants.O_CLOEXEC, 0);
                 if (fd >= 0) {
                     Native.libc.close(fd);
@@ -189,23 +234,51 @@ final class ResourceLimitGate {
                 int err = Native.errno();
                 // ENXIO: the child is not in its open (any more). Anything else is ours to report.
                 if (err != Constants.ENXIO && err != Constants.EINTR) throw SpawnError.errno(err, "open of the rlimit gate");
-                if (spawned.isDone()) return;
                 LockSupport.parkNanos(POLL_NANOS);
             }
+        } finally {
+            WRITER.unlock();
         }
     }
 
-    /** Kills and reaps a child the spawn abandons, and lets the FS thread's posix_spawn return. */
-    private static void kill(long pid, Future<Long> spawned) {
-        Native.extra().kill(pid, Constants.SIGKILL);
-        while (Native.extra().waitpid(pid, null, 0) < 0 && Native.errno() == Constants.EINTR) {
-            // retry
+    /**
+     * Kills and reaps the held child {@code pid} and every further child the spawn makes until it returns
+     * (each held at the gate, which nobody opens now).
+     */
+    private static void abandon(long pid, FsThread fs, Set<Long> known, Future<Void> returned) {
+        try {
+            for (long held = pid; held >= 0; held = heldChild(fs, known, returned)) {
+                known.add(held);
+                Native.extra().kill(held, Constants.SIGKILL);
+                while (Native.extra().waitpid(held, null, 0) < 0 && Native.errno() == Constants.EINTR) {
+                    // retry
+                }
+            }
+        } catch (SpawnError ignored) {
+            // /proc unreadable now: the lifeline kills what is left once the spawn's ends close
         }
+    }
+
+    /** Waits for the spawn's end when its outcome is moot: a child was killed on purpose, the caller's error is the one to report. */
+    private static void awaitQuietly(Future<Long> spawned) {
         try {
             FsThread.await(spawned);
-        } catch (SpawnError ignored) {
-            // the child was killed on purpose; the caller's error is the one to report
+        } catch (SpawnError | RuntimeException ignored) {
+            // see above
         }
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
     }
 
     /** The FIFO in a private directory, removed when the JVM exits; or the error that prevented it, for every spawn that needs it. */

@@ -116,7 +116,7 @@ public final class Spawner {
                         + (plan.terminal == null ? 0 : NativeBlock.align(plan.terminal.length + 1)));
         try (NativeEnvironment envp = NativeEnvironment.of(plan.envp); NativeBlock mem = new NativeBlock(size)) {
             Pointer pid = mem.reserve(8);
-            if (plain != null) return call(pid, plan, executable, plain[1], plain[0], envp.envp, mem);
+            if (plain != null) return call(pid, plan, executable, plain[1], plain[0], envp.envp, mem, false);
             Pointer attr = mem.reserve(Constants.SPAWNATTR_SIZE);
             Pointer actions = mem.reserve(Constants.FILE_ACTIONS_SIZE);
             SpawnFailure.check(Native.libc.posix_spawnattr_init(attr), plan);
@@ -130,7 +130,7 @@ public final class Spawner {
                     try {
                         FileActions.add(Native.libc, actions, plan, files, closing, gate == null ? null : mem.cString(gate), gateFd,
                                 plan.terminal == null ? null : mem.cString(plan.terminal), chdirAction ? mem.cString(plan.cwd) : null);
-                        return call(pid, plan, executable, actions, attr, envp.envp, mem);
+                        return call(pid, plan, executable, actions, attr, envp.envp, mem, gate != null);
                     } finally {
                         if (gap) Pipe.CLOEXEC_GAP.readLock().unlock();
                     }
@@ -143,11 +143,14 @@ public final class Spawner {
         }
     }
 
-    /** The posix_spawn call itself (and the shell's, for a script without #!); returns the pid. */
-    private static long call(Pointer pid, SpawnPlan plan, byte[] executable, Pointer actions, Pointer attr, Pointer envp, NativeBlock mem)
-            throws SpawnError {
+    /** The posix_spawn call itself (and the shell's, for a script without #!, once the rlimit gate is shut); returns the pid. */
+    private static long call(Pointer pid, SpawnPlan plan, byte[] executable, Pointer actions, Pointer attr, Pointer envp, NativeBlock mem,
+            boolean gated) throws SpawnError {
         int err = Native.libc.posix_spawn(pid, mem.cString(executable), actions, attr, mem.cStringArray(plan.argv), envp);
-        if (err == Constants.ENOEXEC) err = spawnWithShell(pid, plan, executable, actions, attr, envp);
+        if (err == Constants.ENOEXEC) {
+            if (gated) ResourceLimitGate.awaitNoWriter();
+            err = spawnWithShell(pid, plan, executable, actions, attr, envp);
+        }
         SpawnFailure.check(err, plan);
         return pid.getInt(0);
     }
