@@ -105,19 +105,18 @@ final class ResourceLimitGate {
                 }
             });
             boolean released = false;
+            Set<Long> known = null;
+            long held = -1;
             try {
-                Set<Long> known = FsThread.await(before);
-                long held;
+                known = FsThread.await(before);
                 while (known != null && (held = heldChild(fs, known, returned)) >= 0) {
                     known.add(held);
-                    try {
-                        release(held, end, plan, returned);
-                    } catch (SpawnError | RuntimeException | Error e) {
-                        abandon(held, fs, known, returned);
-                        throw e;
-                    }
+                    release(held, end, plan, returned);
                 }
                 released = true;
+            } catch (SpawnError | RuntimeException | Error e) {
+                if (known != null) abandon(held, fs, known, returned); // the spawn fails: none of its children may outlive it
+                throw e;
             } finally {
                 looked.countDown();
                 // posix_spawn must be over before the lifeline's descriptors close (its child holds a copy)
@@ -242,12 +241,12 @@ final class ResourceLimitGate {
     }
 
     /**
-     * Kills and reaps the held child {@code pid} and every further child the spawn makes until it returns
-     * (each held at the gate, which nobody opens now).
+     * Kills and reaps the spawn's last child {@code pid} (-1: none yet) and every further child it makes
+     * until it returns (each held at the gate, which nobody opens now).
      */
     private static void abandon(long pid, FsThread fs, Set<Long> known, Future<Void> returned) {
         try {
-            for (long held = pid; held >= 0; held = heldChild(fs, known, returned)) {
+            for (long held = pid < 0 ? heldChild(fs, known, returned) : pid; held >= 0; held = heldChild(fs, known, returned)) {
                 known.add(held);
                 Native.extra().kill(held, Constants.SIGKILL);
                 while (Native.extra().waitpid(held, null, 0) < 0 && Native.errno() == Constants.EINTR) {
