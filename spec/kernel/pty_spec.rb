@@ -2,6 +2,7 @@ require 'spec_helper'
 require_relative 'drop_in_context'
 require_relative '../pty/terminal_reading'
 require 'shellwords'
+require 'pty'
 
 # MRI 3.1's results for each (checked with /usr/bin/ruby): PTY.spawn's block form returns nil, closes
 # neither IO, reaps an exited child and leaves a running one; no command runs $SHELL.

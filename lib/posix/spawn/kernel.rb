@@ -20,6 +20,7 @@ module POSIX
       Replacement = Struct.new(:target, :name, :implementation, :original, :visibility)
 
       @replacements = []
+      @before_install = []
       @installed = false
       @lock = Mutex.new
 
@@ -42,11 +43,18 @@ module POSIX
           end
         end
 
+        # Registers a block ::install calls first, which may ::replace: for a feature loaded later (PTY),
+        # perhaps while the drop-in was uninstalled.
+        def before_install(&block)
+          @lock.synchronize { @before_install << block }
+        end
+
         # Puts every registered replacement in place; harmless when already installed. Where the engine
         # cannot run (not Linux, or IOs without real descriptors) it warns once and installs nothing.
         #
         # Returns true when installed, false when this platform cannot have it.
         def install
+          @lock.synchronize { @before_install.dup }.each(&:call)
           @lock.synchronize do
             return true if @installed
             return false unless supported?

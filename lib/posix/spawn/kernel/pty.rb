@@ -2,16 +2,6 @@ require 'etc'
 require 'posix/spawn/arguments'
 require 'posix/spawn/kernel'
 require 'posix/spawn/pty'
-# JRuby's pty loads libfixposix, whose loader sets LIBFIXPOSIX_PATH in ENV (read once, as it loads): put ENV
-# back, so that installing the drop-in changes nothing a child sees.
-environment = ENV.to_h
-begin
-  require 'pty'
-rescue LoadError
-  nil # a JRuby without PTY: nothing to replace
-ensure
-  ENV.replace(environment) unless ENV.to_h == environment
-end
 
 module POSIX
   module Spawn
@@ -57,11 +47,40 @@ module POSIX
         end
       end
 
-      if defined?(::PTY)
-        replace(::PTY.singleton_class, :spawn, PtyMethods.instance_method(:spawn))
-        replace(::PTY.singleton_class, :getpty, PtyMethods.instance_method(:spawn))
-        replace(::PTY.singleton_class, :open, PtyMethods.instance_method(:open))
+      # JRuby's PTY is not loaded by the drop-in: `require 'pty'` takes JRuby about 0.65 s (FFI and
+      # libfixposix), and as in MRI, PTY exists once the program requires it. Its methods are replaced then,
+      # by Kernel#require's replacement below, at once when it is already loaded, or by a later ::install when
+      # it was loaded while the drop-in was uninstalled.
+      module PtyOnRequire
+        @replaced = false
+
+        # Replaces PTY's methods, once, if JRuby's PTY is loaded.
+        def self.replace_pty
+          return if @replaced || !defined?(::PTY)
+
+          @replaced = true
+          Kernel.replace(::PTY.singleton_class, :spawn, PtyMethods.instance_method(:spawn))
+          Kernel.replace(::PTY.singleton_class, :getpty, PtyMethods.instance_method(:spawn))
+          Kernel.replace(::PTY.singleton_class, :open, PtyMethods.instance_method(:open))
+        end
+
+        # JRuby's pty loads libfixposix, whose loader sets LIBFIXPOSIX_PATH in ENV (read once, as it loads):
+        # ENV is put back, so that the drop-in changes nothing a child sees.
+        def require(feature)
+          return ORIGINAL_REQUIRE.bind_call(self, feature) unless feature == 'pty'
+
+          environment = ENV.to_h
+          begin
+            ORIGINAL_REQUIRE.bind_call(self, feature)
+          ensure
+            ENV.replace(environment) unless ENV.to_h == environment
+            PtyOnRequire.replace_pty
+          end
+        end
       end
+
+      before_install { PtyOnRequire.replace_pty }
+      PtyOnRequire.const_set(:ORIGINAL_REQUIRE, replace(::Kernel, :require, PtyOnRequire.instance_method(:require)))
     end
   end
 end
