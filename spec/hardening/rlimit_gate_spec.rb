@@ -29,6 +29,14 @@ RSpec.describe 'the rlimit gate', if: File.directory?('/proc/self') do
     end
   end
 
+  # The block's value, run while three busy loops (this example's children) widen every race window.
+  def beside_busy_cpus
+    burners = Array.new(3) { POSIX::Spawn.spawn('sh', '-c', 'while :; do :; done') }
+    yield
+  ensure
+    burners&.each { |pid| OwnProcesses.kill(:KILL, pid) && Process.wait(pid) }
+  end
+
   it 'runs a script without #! under /bin/sh, as MRI does, and returns (the shell\'s child passes the gate too)' do
     Dir.mktmpdir do |dir|
       File.write(File.join(dir, 'script'), "echo \"ran $0\"\nexit 3\n")
@@ -72,12 +80,8 @@ RSpec.describe 'the rlimit gate', if: File.directory?('/proc/self') do
         end.map(&:value)
         p seen
       RUBY
-      burners = Array.new(3) { POSIX::Spawn.spawn('sh', '-c', 'while :; do :; done') }
-      begin
-        expect(jruby_output(script, 240)).to end_with("#{[{ '64' => 150 }, { '65' => 150 }].inspect}\n")
-      ensure
-        burners.each { |pid| Process.kill(:KILL, pid) && Process.wait(pid) }
-      end
+      output = beside_busy_cpus { jruby_output(script, 240) }
+      expect(output).to end_with("#{[{ '64' => 150 }, { '65' => 150 }].inspect}\n")
     end
   end
 
@@ -86,14 +90,13 @@ RSpec.describe 'the rlimit gate', if: File.directory?('/proc/self') do
   # before exec, the spawn's closing of the lifeline then killed the child (22 of 300 at load 9). Busy CPUs
   # (processes this example starts) widen that moment.
   it 'never kills a child that has exec\'d (close_others: false, 300 spawns beside busy CPUs)' do
-    burners = Array.new(3) { POSIX::Spawn.spawn('sh', '-c', 'while :; do :; done') }
-    statuses = Array.new(300) do
-      POSIX::Spawn.system('true', close_others: false, rlimit_core: 0)
-      $?.termsig ? "signal #{$?.termsig}" : "exit #{$?.exitstatus}"
+    statuses = beside_busy_cpus do
+      Array.new(300) do
+        POSIX::Spawn.system('true', close_others: false, rlimit_core: 0)
+        $?.termsig ? "signal #{$?.termsig}" : "exit #{$?.exitstatus}"
+      end
     end
     expect(statuses.tally).to eq('exit 0' => 300)
-  ensure
-    burners&.each { |pid| Process.kill(:KILL, pid) && Process.wait(pid) }
   end
 
   # MRI's child sets the limits, then its redirects, then execs: under RLIMIT_NOFILE 3 the dynamic loader of
