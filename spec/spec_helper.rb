@@ -10,11 +10,11 @@ Dir[File.join(__dir__, 'support', '*.rb')].sort.each { |f| require f }
 # The specs read which way each spawn went (Native.last_route, last_closing...): recorded only while tracing is on.
 POSIX::Spawn::Native.trace(true)
 # The gem opens a few descriptors once per JVM, on first use: the reaper's (epoll and a wake-up pipe, for a
-# Child) and, on Linux, the PATH watch's (inotify and the mount table, at a command's 8th search). Opened
+# Child) and, on Linux, the PATH watch's (inotify and the mount table, at the JVM's 64th search). Opened
 # here, before any example, so that a leak check (a set of descriptors before and after) sees what the
 # example left, whichever examples ran before it.
 POSIX::Spawn::Child.new('true')
-9.times { Process.wait(POSIX::Spawn.spawn('true')) }
+ProcessResources.open_path_watch('true')
 
 RSpec.configure do |config|
   config.disable_monkey_patching!

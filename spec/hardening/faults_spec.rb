@@ -136,7 +136,7 @@ module FaultScripts
     require 'json'
     require 'process_resources'
     POSIX::Spawn.start('cat', in: :pipe, out: :pipe, err: :pipe).communicate('warm') # classes, the reaper
-    9.times { Process.wait(POSIX::Spawn.spawn('sh', '-c', ':')) } # the PATH watch opened (a command's 8th search)
+    ProcessResources.open_path_watch('sh', '-c', ':')
     before = ProcessResources.snapshot(:descriptors, :children)
     Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
     outcomes = (0..5).map do |free|
@@ -155,7 +155,7 @@ module FaultScripts
     require 'process_resources'
     run = -> { POSIX::Spawn.pty_spawn('sh', '-c', 'sleep 0.2; printf hi') { |reader, _, _| reader.read } }
     run.call # classes loaded
-    9.times { Process.wait(POSIX::Spawn.spawn('sh', '-c', ':')) } # the PATH watch opened (a command's 8th search)
+    ProcessResources.open_path_watch('sh', '-c', ':')
     before = ProcessResources.snapshot(:descriptors, :children)
     Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
     outcomes = (0..7).map do |free|
@@ -172,7 +172,7 @@ module FaultScripts
     require 'json'
     require 'process_resources'
     POSIX::Spawn.`('true') # classes loaded
-    9.times { Process.wait(POSIX::Spawn.spawn('sh', '-c', ':')) } # the PATH watch opened (a command's 8th search)
+    ProcessResources.open_path_watch('sh', '-c', ':')
     before = ProcessResources.snapshot(:descriptors, :children)
     Process.setrlimit(:NOFILE, before[:descriptors].keys.max + 32)
     outcomes = [2, 3, 4, 5].product(['true', 'echo hi']).flat_map { |pair| [pair] * 2 }.map do |free, command|

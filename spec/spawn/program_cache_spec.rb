@@ -6,7 +6,8 @@ require 'fileutils'
 # Each example spawns a command often enough to be answered from the cache, makes one change, and expects
 # the very next spawn to see it, as MRI's search, made afresh every time, sees it.
 RSpec.describe 'the PATH search cache', if: RbConfig::CONFIG['host_os'].include?('linux') do
-  # ProgramCache caches after 8 searches, and after each change after twice as many as the last time (at most 1,024).
+  # ProgramCache caches after 8 searches (once the JVM has made 64: spec_helper's open_path_watch), and after each
+  # change after twice as many as the last time (at most 1,024).
   MOST_SEARCHES = 1025
 
   # Not under /tmp: a change anywhere a search went through (another suite's temporary files in /tmp) makes

@@ -86,6 +86,13 @@ module ProcessResources
     end
   end
 
+  # Spawns COMMAND until ProgramCache keeps its answer (the JVM's 64th search, WATCH_AFTER), which opens the PATH
+  # watch's descriptors (inotify and the mount table) for the JVM's life: run before a leak check's first
+  # reading, so that the check sees what the code under test left.
+  def open_path_watch(*command)
+    65.times { Process.wait(POSIX::Spawn.spawn(*command)) }
+  end
+
   # The names of the JVM's live threads, sorted, but for JVM_OWN_THREADS: Ruby threads are among them
   # (Ruby-0-Thread-N), and so is any thread the gem starts (posix-spawn-fs).
   def threads

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.posixspawn.jruby.os.libc.Trace;
 
@@ -12,9 +13,9 @@ import org.posixspawn.jruby.os.libc.Trace;
  * {@link ProgramLookup}'s searches, kept while nothing they went through has changed ({@link PathWatch}): a
  * command spawned again and again is then found with one poll(2) instead of an access(2) per PATH entry.
  * <p>
- * A command is cached from its {@link #CACHE_AFTER}th search of the same PATH and working directory on (a
- * one-off spawn never binds the watch's calls), and only when found; a command not found is searched every
- * time. An answer made stale waits for twice as many searches before it is cached again (up to
+ * A command is cached from its {@link #CACHE_AFTER}th search of the same PATH and working directory on, once
+ * the JVM has made {@link #WATCH_AFTER} searches (a short program never binds the watch's calls), and only when
+ * found; a command not found is searched every time. An answer made stale waits for twice as many searches before it is cached again (up to
  * {@link #MAX_THRESHOLD}). Before it is kept, the directories of every entry up to the one that has it are
  * watched and the search made again, so what changed meanwhile is either in that search or in the watch's queue.
  * <p>
@@ -23,6 +24,12 @@ import org.posixspawn.jruby.os.libc.Trace;
  */
 public final class ProgramCache {
     static final int CACHE_AFTER = 8, MAX_THRESHOLD = 1024;
+    /**
+     * The searches a JVM makes before it binds the watch: a short program (a CLI, a rake task: tens of spawns)
+     * never pays its calls' binding, milliseconds at one spawn (the benchmark's --cold saw them in the 8th).
+     */
+    static final int WATCH_AFTER = 64;
+    private static final AtomicInteger SEARCHES = new AtomicInteger();
     /** Beyond this many kept commands the cache starts again empty: a bound, not a working-set policy. */
     private static final int LIMIT = 512;
     private static final Map<Key, Entry> ENTRIES = new ConcurrentHashMap<>();
@@ -54,7 +61,8 @@ public final class ProgramCache {
         Trace.record(Trace.Concern.PROGRAM_LOOKUP, Answer.SEARCHED);
         // Due to be cached: the candidates probed are collected for the watch, where there is one (without
         // inotify to be had, every search is made as it is, with nothing collected).
-        PathWatch watch = searches >= threshold ? PathWatch.get() : null;
+        boolean watching = SEARCHES.get() >= WATCH_AFTER || SEARCHES.incrementAndGet() >= WATCH_AFTER;
+        PathWatch watch = searches >= threshold && watching ? PathWatch.get() : null;
         List<byte[]> probed = watch != null ? new ArrayList<>() : null;
         byte[] file = ProgramLookup.search(name, path, pwd, probed);
         if (watch == null || file == null) {
