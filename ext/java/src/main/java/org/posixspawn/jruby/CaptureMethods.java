@@ -7,9 +7,9 @@ import org.jruby.RubyArray;
 import org.jruby.RubyFixnum;
 import org.jruby.RubyFloat;
 import org.jruby.RubyHash;
+import org.jruby.RubyModule;
 import org.jruby.RubyNumeric;
 import org.jruby.RubyProcess;
-import org.jruby.anno.JRubyMethod;
 import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
@@ -18,8 +18,22 @@ import org.posixspawn.jruby.os.capture.CaptureBuffer;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
 /** POSIX::Spawn::Native.capture: the engine of POSIX::Spawn::Child#exec! (lib/posix/spawn/child.rb). */
-public final class CaptureMethods {
+public final class CaptureMethods implements BoundMethod.Group {
     private CaptureMethods() {}
+
+    /** Defines these methods on {@code target}, Native's singleton class ({@link BoundMethod}). */
+    static void define(RubyModule target) {
+        BoundMethod.Group group = new CaptureMethods();
+        BoundMethod.define(target, group, "capture", 2, 0);
+    }
+
+    @Override
+    public IRubyObject call(String name, ThreadContext context, IRubyObject self, IRubyObject[] args, Block block) {
+        switch (name) {
+            case "capture": return capture(context, self, args[0], args[1], block);
+            default: throw new AssertionError(name);
+        }
+    }
 
     /**
      * Native.capture(spawn_args, input:, timeout:, max:, pgroup_kill:, stdout:, stderr:, wait_delay:) { |result| } -> nil, :timeout, :max or :aborted
@@ -32,7 +46,6 @@ public final class CaptureMethods {
      * started, then { pid:, out:, err:, status:, runtime: } on every way out, exceptions and interrupts
      * included, so partial output stays readable; $? is set too.
      */
-    @JRubyMethod(module = true)
     public static IRubyObject capture(ThreadContext context, IRubyObject self, IRubyObject spawnArgs, IRubyObject options, Block report) {
         Ruby runtime = context.runtime;
         RubyHash opts = options.convertToHash();

@@ -3,18 +3,36 @@ package org.posixspawn.jruby;
 import org.jruby.RubyArray;
 import org.jruby.RubyClass;
 import org.jruby.RubyFixnum;
-import org.jruby.anno.JRubyMethod;
+import org.jruby.RubyModule;
+import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.posixspawn.jruby.plan.InheritableIOs;
 import org.posixspawn.jruby.plan.RealDescriptors;
 
 /** POSIX::Spawn::Native's descriptor primitives: the gem's pipes, and what lib/posix/spawn/io.rb adds to IO. */
-public final class DescriptorMethods {
+public final class DescriptorMethods implements BoundMethod.Group {
     private DescriptorMethods() {}
 
+    /** Defines these methods on {@code target}, Native's singleton class ({@link BoundMethod}). */
+    static void define(RubyModule target) {
+        BoundMethod.Group group = new DescriptorMethods();
+        BoundMethod.define(target, group, "posix_fileno", 1, 0);
+        BoundMethod.define(target, group, "pipe", 1, 0);
+        BoundMethod.define(target, group, "mark_inheritable", 2, 0);
+    }
+
+    @Override
+    public IRubyObject call(String name, ThreadContext context, IRubyObject self, IRubyObject[] args, Block block) {
+        switch (name) {
+            case "posix_fileno": return posix_fileno(context, self, args[0]);
+            case "pipe": return pipe(context, self, args[0]);
+            case "mark_inheritable": return mark_inheritable(context, self, args[0], args[1]);
+            default: throw new AssertionError(name);
+        }
+    }
+
     /** Native.posix_fileno(io) -> Integer: io's operating-system descriptor (IO#posix_fileno). */
-    @JRubyMethod(module = true)
     public static IRubyObject posix_fileno(ThreadContext context, IRubyObject self, IRubyObject io) {
         return RubyFixnum.newFixnum(context.runtime, RealDescriptors.of(RubyValues.toIO(context, io)));
     }
@@ -24,7 +42,6 @@ public final class DescriptorMethods {
      * klass.pipe makes, whose filenos are the real descriptors in every JRuby (PipeChannel): the pipes every
      * spawning call of the gem makes for itself.
      */
-    @JRubyMethod(module = true)
     public static IRubyObject pipe(ThreadContext context, IRubyObject self, IRubyObject klass) {
         if (!(klass instanceof RubyClass) || !((RubyClass) klass).isKindOfModule(context.runtime.getIO())) {
             throw context.runtime.newTypeError(klass, context.runtime.getClassClass());
@@ -33,7 +50,6 @@ public final class DescriptorMethods {
     }
 
     /** Native.mark_inheritable(io, inheritable) -> nil: the program set io's close_on_exec to !inheritable. */
-    @JRubyMethod(module = true)
     public static IRubyObject mark_inheritable(ThreadContext context, IRubyObject self, IRubyObject io, IRubyObject inheritable) {
         InheritableIOs.mark(RubyValues.toIO(context, io), inheritable.isTrue());
         return context.nil;

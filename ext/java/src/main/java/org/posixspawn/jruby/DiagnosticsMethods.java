@@ -2,7 +2,8 @@ package org.posixspawn.jruby;
 
 import org.jruby.RubyArray;
 import org.jruby.RubyFixnum;
-import org.jruby.anno.JRubyMethod;
+import org.jruby.RubyModule;
+import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.posixspawn.jruby.os.child.Reaper;
@@ -16,54 +17,78 @@ import org.posixspawn.jruby.os.spawn.Spawner;
  * tracing was on (a lower-case Symbol, nil before any: see os/libc/Trace), what the reaper holds, and
  * pretend_missing, which runs a fallback.
  */
-public final class DiagnosticsMethods {
+public final class DiagnosticsMethods implements BoundMethod.Group {
     private DiagnosticsMethods() {}
 
+    /** Defines these methods on {@code target}, Native's singleton class ({@link BoundMethod}). */
+    static void define(RubyModule target) {
+        BoundMethod.Group group = new DiagnosticsMethods();
+        BoundMethod.define(target, group, "trace", 1, 0);
+        BoundMethod.define(target, group, "last_route", 0, 0);
+        BoundMethod.define(target, group, "last_closing", 0, 0);
+        BoundMethod.define(target, group, "last_program_lookup", 0, 0);
+        BoundMethod.define(target, group, "last_pipes", 0, 0);
+        BoundMethod.define(target, group, "last_buffer_growth", 0, 0);
+        BoundMethod.define(target, group, "last_reaper_route", 0, 0);
+        BoundMethod.define(target, group, "reaper_owned_pids", 0, 0);
+        BoundMethod.define(target, group, "pretend_missing", 2, 0);
+        BoundMethod.define(target, group, "hold_at_gate", 1, 0);
+    }
+
+    @Override
+    public IRubyObject call(String name, ThreadContext context, IRubyObject self, IRubyObject[] args, Block block) {
+        switch (name) {
+            case "trace": return trace(context, self, args[0]);
+            case "last_route": return last_route(context, self);
+            case "last_closing": return last_closing(context, self);
+            case "last_program_lookup": return last_program_lookup(context, self);
+            case "last_pipes": return last_pipes(context, self);
+            case "last_buffer_growth": return last_buffer_growth(context, self);
+            case "last_reaper_route": return last_reaper_route(context, self);
+            case "reaper_owned_pids": return reaper_owned_pids(context, self);
+            case "pretend_missing": return pretend_missing(context, self, args[0], args[1]);
+            case "hold_at_gate": return hold_at_gate(context, self, args[0]);
+            default: throw new AssertionError(name);
+        }
+    }
+
     /** Native.trace(on) -> nil: starts (true) or stops recording the last_* ways, forgetting what this thread recorded. */
-    @JRubyMethod(module = true)
     public static IRubyObject trace(ThreadContext context, IRubyObject self, IRubyObject on) {
         Trace.turn(on.isTrue());
         return context.nil;
     }
 
     /** Native.last_route -> :posix_spawn or :fs_thread: which thread carried out this thread's last spawn. */
-    @JRubyMethod(module = true)
     public static IRubyObject last_route(ThreadContext context, IRubyObject self) {
         return symbol(context, Trace.last(Trace.Concern.SPAWN_ROUTE));
     }
 
     /** Native.last_closing -> :closefrom, :each_listed, :cloexec_default or :none: how it closed the other descriptors. */
-    @JRubyMethod(module = true)
     public static IRubyObject last_closing(ThreadContext context, IRubyObject self) {
         return symbol(context, Trace.last(Trace.Concern.CLOSING));
     }
 
     /** Native.last_program_lookup -> :cached or :searched: how this thread's last PATH search was answered (Linux keeps them). */
-    @JRubyMethod(module = true)
     public static IRubyObject last_program_lookup(ThreadContext context, IRubyObject self) {
         return symbol(context, Trace.last(Trace.Concern.PROGRAM_LOOKUP));
     }
 
     /** Native.last_pipes -> :pipe2 or :pipe_then_fd_cloexec: how this thread's last pipe (a Child's, a Handle's) was made. */
-    @JRubyMethod(module = true)
     public static IRubyObject last_pipes(ThreadContext context, IRubyObject self) {
         return symbol(context, Trace.last(Trace.Concern.PIPES));
     }
 
     /** Native.last_buffer_growth -> :mremap or :mmap_copy: how this thread's last capture buffer to outgrow its mapping grew it. */
-    @JRubyMethod(module = true)
     public static IRubyObject last_buffer_growth(ThreadContext context, IRubyObject self) {
         return symbol(context, Trace.last(Trace.Concern.BUFFER_GROWTH));
     }
 
     /** Native.last_reaper_route -> :pidfd or :waitpid_poll: how the reaper watches this thread's last started child. */
-    @JRubyMethod(module = true)
     public static IRubyObject last_reaper_route(ThreadContext context, IRubyObject self) {
         return symbol(context, Trace.last(Trace.Concern.EXIT_ROUTE));
     }
 
     /** Native.reaper_owned_pids -> the pids of the children the reaper holds that have not ended (for leak checks). */
-    @JRubyMethod(module = true)
     public static IRubyObject reaper_owned_pids(ThreadContext context, IRubyObject self) {
         RubyArray<?> pids = RubyArray.newArray(context.runtime);
         for (long pid : Reaper.ownedPids()) pids.append(RubyFixnum.newFixnum(context.runtime, pid));
@@ -71,7 +96,6 @@ public final class DiagnosticsMethods {
     }
 
     /** Native.pretend_missing(name, missing): run the fallback for an optional call (a libc function, or pidfd_open). */
-    @JRubyMethod(module = true)
     public static IRubyObject pretend_missing(ThreadContext context, IRubyObject self, IRubyObject name, IRubyObject missing) {
         try {
             Features.pretendMissing(name.asJavaString(), missing.isTrue());
@@ -82,7 +106,6 @@ public final class DiagnosticsMethods {
     }
 
     /** Native.hold_at_gate(hold): keep each child an rlimit spawn makes at the gate until cleared (the lifeline's spec). */
-    @JRubyMethod(module = true)
     public static IRubyObject hold_at_gate(ThreadContext context, IRubyObject self, IRubyObject hold) {
         Spawner.holdAtGate(hold.isTrue());
         return context.nil;

@@ -11,7 +11,6 @@ import org.jruby.RubyModule;
 import org.jruby.RubyNumeric;
 import org.jruby.RubyObject;
 import org.jruby.RubyProcess;
-import org.jruby.anno.JRubyMethod;
 import org.jruby.exceptions.RaiseException;
 import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
@@ -41,7 +40,18 @@ public final class Handle extends RubyObject {
 
     static void define(Ruby runtime, RubyModule spawn) {
         RubyClass type = spawn.defineClassUnder("Handle", runtime.getObject(), org.jruby.runtime.ObjectAllocator.NOT_ALLOCATABLE_ALLOCATOR);
-        PosixSpawnLibrary.define(type, Handle.class);
+        BoundMethods group = new BoundMethods();
+        RubyModule target = type;
+        BoundMethod.define(target, group, "pid", 0, 0);
+        BoundMethod.define(target, group, "route", 0, 0);
+        BoundMethod.define(target, group, "status", 0, 0);
+        BoundMethod.define(target, group, "alive?", 0, 0);
+        BoundMethod.define(target, group, "leads_group?", 0, 0);
+        BoundMethod.define(target, group, "__wait", 1, 0);
+        BoundMethod.define(target, group, "__signal", 2, 0);
+        BoundMethod.define(target, group, "__on_exit", 0, 0);
+        BoundMethod.define(target, group, "__communicate", 6, 0);
+        BoundMethod.define(target, group, "__communicated", 0, 0);
     }
 
     /** A Handle of {@code child}, attached to it (so {@link #attachedTo} finds it again from the reaper's child). */
@@ -57,30 +67,25 @@ public final class Handle extends RubyObject {
         return attachment instanceof Handle && ((Handle) attachment).getRuntime() == runtime ? (Handle) attachment : null;
     }
 
-    @JRubyMethod
     public IRubyObject pid(ThreadContext context) {
         return RubyFixnum.newFixnum(context.runtime, child.pid);
     }
 
     /** How the reaper learns of this child's end: :pidfd or :waitpid_poll. */
-    @JRubyMethod
     public IRubyObject route(ThreadContext context) {
         return context.runtime.newSymbol(child.route().name().toLowerCase());
     }
 
     /** The Process::Status once the child has ended, else nil. */
-    @JRubyMethod
     public IRubyObject status(ThreadContext context) {
         return child.ended() && !child.lost() ? statusObject(context) : context.nil;
     }
 
-    @JRubyMethod(name = "alive?")
     public IRubyObject alive_p(ThreadContext context) {
         return context.runtime.newBoolean(!child.ended());
     }
 
     /** Whether the child leads a process group of its own (:pgroup => true, :setsid), which signals may go to. */
-    @JRubyMethod(name = "leads_group?")
     public IRubyObject leads_group_p(ThreadContext context) {
         return context.runtime.newBoolean(child.leadsGroup);
     }
@@ -89,7 +94,6 @@ public final class Handle extends RubyObject {
      * __wait(seconds or nil) -> Process::Status, or nil if the time ran out first; $? is set in this thread.
      * Raises Errno::ECHILD when someone else's wait took the child (Process.wait with no pid).
      */
-    @JRubyMethod(name = "__wait")
     public IRubyObject await(ThreadContext context, IRubyObject timeout) {
         if (!Interrupts.awaitEnd(context, child, RubyValues.deadline(context, System.nanoTime(), timeout))) return context.nil;
         if (child.lost()) throw Errors.toRuby(context, child.lostError());
@@ -99,7 +103,6 @@ public final class Handle extends RubyObject {
     }
 
     /** __signal(number, group) -> true if sent, false if the child has already ended. */
-    @JRubyMethod(name = "__signal")
     public IRubyObject signal(ThreadContext context, IRubyObject number, IRubyObject group) {
         int signal = RubyNumeric.num2int(number);
         return context.runtime.newBoolean(Errors.call(context, () -> child.signal(signal, group.isTrue())));
@@ -110,7 +113,6 @@ public final class Handle extends RubyObject {
      * already (issue #28: one rule whatever the timing). What it raises never reaches the caller: it is reported
      * on $stderr as Thread#report_on_exception reports a thread's, naming the handle.
      */
-    @JRubyMethod(name = "__on_exit")
     public IRubyObject on_exit(ThreadContext context, Block block) {
         if (!block.isGiven()) throw context.runtime.newArgumentError("on_exit needs a block");
         Ruby runtime = context.runtime;
@@ -136,7 +138,6 @@ public final class Handle extends RubyObject {
      * it stopped, or gives the finished run's output again, nothing lost. A run that failed (a read error) is
      * closed. A wait_delay closes the pipes that long after the child has ended. Waiting for the exit is the caller's.
      */
-    @JRubyMethod(name = "__communicate", required = 6)
     public IRubyObject communicate(ThreadContext context, IRubyObject[] args) {
         Ruby runtime = context.runtime;
         if (communication == null) communication = takeOver(context, args);
@@ -161,7 +162,6 @@ public final class Handle extends RubyObject {
     }
 
     /** __communicated: the output of the last __communicate reached its caller; the next one starts afresh. */
-    @JRubyMethod(name = "__communicated")
     public IRubyObject communicated(ThreadContext context) {
         Capture run = communication;
         communication = null;
@@ -197,6 +197,26 @@ public final class Handle extends RubyObject {
         synchronized (this) {
             if (status == null) status = RubyProcess.RubyStatus.newProcessStatus(context.runtime, child.rawStatus(), child.pid);
             return status;
+        }
+    }
+
+    /** Handle's methods, called by name ({@link BoundMethod}). */
+    private static final class BoundMethods implements BoundMethod.Group {
+        @Override
+        public IRubyObject call(String name, ThreadContext context, IRubyObject self, IRubyObject[] args, Block block) {
+            switch (name) {
+                case "pid": return ((Handle) self).pid(context);
+                case "route": return ((Handle) self).route(context);
+                case "status": return ((Handle) self).status(context);
+                case "alive?": return ((Handle) self).alive_p(context);
+                case "leads_group?": return ((Handle) self).leads_group_p(context);
+                case "__wait": return ((Handle) self).await(context, args[0]);
+                case "__signal": return ((Handle) self).signal(context, args[0], args[1]);
+                case "__on_exit": return ((Handle) self).on_exit(context, block);
+                case "__communicate": return ((Handle) self).communicate(context, args);
+                case "__communicated": return ((Handle) self).communicated(context);
+                default: throw new AssertionError(name);
+            }
         }
     }
 }

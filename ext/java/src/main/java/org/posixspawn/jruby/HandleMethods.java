@@ -3,7 +3,8 @@ package org.posixspawn.jruby;
 import java.util.Arrays;
 
 import org.jruby.RubyFixnum;
-import org.jruby.anno.JRubyMethod;
+import org.jruby.RubyModule;
+import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.posixspawn.jruby.os.child.OwnedChild;
@@ -11,11 +12,28 @@ import org.posixspawn.jruby.os.child.Reaper;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
 /** POSIX::Spawn::Native's functions that give children to the reaper (lib/posix/spawn/handle.rb, spawn's :detach). */
-public final class HandleMethods {
+public final class HandleMethods implements BoundMethod.Group {
     private HandleMethods() {}
 
+    /** Defines these methods on {@code target}, Native's singleton class ({@link BoundMethod}). */
+    static void define(RubyModule target) {
+        BoundMethod.Group group = new HandleMethods();
+        BoundMethod.define(target, group, "start_handle", 1, BoundMethod.REST);
+        BoundMethod.define(target, group, "spawn_detached", 0, BoundMethod.REST);
+        BoundMethod.define(target, group, "handle_of", 1, 0);
+    }
+
+    @Override
+    public IRubyObject call(String name, ThreadContext context, IRubyObject self, IRubyObject[] args, Block block) {
+        switch (name) {
+            case "start_handle": return start_handle(context, self, args);
+            case "spawn_detached": return spawn_detached(context, self, args);
+            case "handle_of": return handle_of(context, self, args[0]);
+            default: throw new AssertionError(name);
+        }
+    }
+
     /** Native.start_handle(kill_on_exit, [env,] command... [,options]) -> Handle. */
-    @JRubyMethod(module = true, required = 1, rest = true)
     public static IRubyObject start_handle(ThreadContext context, IRubyObject self, IRubyObject[] args) {
         boolean killOnExit = args[0].isTrue();
         SpawnPlan plan = Plans.parse(context, Arrays.copyOfRange(args, 1, args.length));
@@ -24,7 +42,6 @@ public final class HandleMethods {
     }
 
     /** Native.spawn_detached([env,] command... [,options]) -> pid: a child the reaper reaps as it ends, for nobody. */
-    @JRubyMethod(module = true, rest = true)
     public static IRubyObject spawn_detached(ThreadContext context, IRubyObject self, IRubyObject[] args) {
         SpawnPlan plan = Plans.parse(context, args);
         OwnedChild child = Errors.call(context, () -> Reaper.spawn(plan, plan.pgroup == 0 || plan.setsid, false));
@@ -32,7 +49,6 @@ public final class HandleMethods {
     }
 
     /** Native.handle_of(pid) -> the Handle owning that running child, or nil. */
-    @JRubyMethod(module = true)
     public static IRubyObject handle_of(ThreadContext context, IRubyObject self, IRubyObject pid) {
         OwnedChild child = pid instanceof RubyFixnum ? Reaper.owned(((RubyFixnum) pid).getLongValue()) : null;
         Handle handle = child == null ? null : Handle.attachedTo(context.runtime, child.attachment);

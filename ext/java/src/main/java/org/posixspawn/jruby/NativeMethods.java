@@ -3,10 +3,11 @@ package org.posixspawn.jruby;
 import org.jruby.Ruby;
 import org.jruby.RubyArray;
 import org.jruby.RubyFixnum;
+import org.jruby.RubyModule;
 import org.jruby.RubyNumeric;
 import org.jruby.RubyProcess;
-import org.jruby.anno.JRubyMethod;
 import org.jruby.exceptions.RaiseException;
+import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.posixspawn.jruby.os.libc.SpawnError;
@@ -16,11 +17,30 @@ import org.posixspawn.jruby.plan.SpawnArguments;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
 /** POSIX::Spawn::Native: the primitives lib/posix/spawn.rb builds its API on. */
-public final class NativeMethods {
+public final class NativeMethods implements BoundMethod.Group {
     private NativeMethods() {}
 
+    /** Defines these methods on {@code target}, Native's singleton class ({@link BoundMethod}). */
+    static void define(RubyModule target) {
+        BoundMethod.Group group = new NativeMethods();
+        BoundMethod.define(target, group, "spawn", 0, BoundMethod.REST);
+        BoundMethod.define(target, group, "system_spawn", 0, BoundMethod.REST);
+        BoundMethod.define(target, group, "waitpid", 1, 0);
+        BoundMethod.define(target, group, "last_status_set", 2, 0);
+    }
+
+    @Override
+    public IRubyObject call(String name, ThreadContext context, IRubyObject self, IRubyObject[] args, Block block) {
+        switch (name) {
+            case "spawn": return spawn(context, self, args);
+            case "system_spawn": return system_spawn(context, self, args);
+            case "waitpid": return waitpid(context, self, args[0]);
+            case "last_status_set": return last_status_set(context, self, args[0], args[1]);
+            default: throw new AssertionError(name);
+        }
+    }
+
     /** Native.spawn([env,] command... [,options]) -> pid: Process.spawn's contract. */
-    @JRubyMethod(module = true, rest = true)
     public static IRubyObject spawn(ThreadContext context, IRubyObject self, IRubyObject[] args) {
         SpawnPlan plan = Plans.parse(context, args);
         try { // not Errors.call: its lambda's bootstrap would be part of the first spawn
@@ -36,7 +56,6 @@ public final class NativeMethods {
      * exit 127), unless :exception asked for the error, which then names the command (MRI's rb_f_system);
      * a redirect file that cannot be opened raises, naming the file, as in MRI.
      */
-    @JRubyMethod(module = true, rest = true)
     public static IRubyObject system_spawn(ThreadContext context, IRubyObject self, IRubyObject[] args) {
         Ruby runtime = context.runtime;
         SpawnArguments.Parsed parsed;
@@ -65,7 +84,6 @@ public final class NativeMethods {
      * close), $? set as MRI sets it, Errno::ECHILD when it is no child to wait for. Unlike JRuby's own, which
      * an embedded JRuby (no --add-opens) cannot interrupt, Thread#raise and Timeout reach it everywhere (issue #27).
      */
-    @JRubyMethod(module = true)
     public static IRubyObject waitpid(ThreadContext context, IRubyObject self, IRubyObject pid) {
         long number = RubyNumeric.num2long(pid);
         int status = Interrupts.waitChild(context, number);
@@ -77,7 +95,6 @@ public final class NativeMethods {
      * Native.last_status_set(wait_status, pid) -> $?: sets the calling thread's $? to a Process::Status of
      * that wait(2) status and pid (MRI: rb_last_status_set); a nil wait_status clears it (rb_last_status_clear).
      */
-    @JRubyMethod(module = true)
     public static IRubyObject last_status_set(ThreadContext context, IRubyObject self, IRubyObject waitStatus, IRubyObject pid) {
         IRubyObject status = waitStatus.isNil() ? context.nil
                 : RubyProcess.RubyStatus.newProcessStatus(context.runtime, RubyNumeric.num2long(waitStatus), RubyNumeric.num2long(pid));

@@ -6,8 +6,9 @@ import org.jcodings.Encoding;
 import org.jruby.RubyEncoding;
 import org.jruby.RubyFixnum;
 import org.jruby.RubyIO;
+import org.jruby.RubyModule;
 import org.jruby.RubyString;
-import org.jruby.anno.JRubyMethod;
+import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.util.ByteList;
@@ -20,15 +21,34 @@ import org.posixspawn.jruby.plan.SpawnPlan;
 import org.posixspawn.jruby.plan.RealDescriptors;
 
 /** POSIX::Spawn::Native's primitives for the pipes of the drop-in's IO.popen and ` (lib/posix/spawn/kernel/popen.rb). */
-public final class PopenMethods {
+public final class PopenMethods implements BoundMethod.Group {
     private PopenMethods() {}
+
+    /** Defines these methods on {@code target}, Native's singleton class ({@link BoundMethod}). */
+    static void define(RubyModule target) {
+        BoundMethod.Group group = new PopenMethods();
+        BoundMethod.define(target, group, "popen_spawn", 2, BoundMethod.REST);
+        BoundMethod.define(target, group, "tie_for_writing", 3, 0);
+        BoundMethod.define(target, group, "enlarge_pipe", 1, 0);
+        BoundMethod.define(target, group, "read_all", 1, 1);
+    }
+
+    @Override
+    public IRubyObject call(String name, ThreadContext context, IRubyObject self, IRubyObject[] args, Block block) {
+        switch (name) {
+            case "popen_spawn": return popen_spawn(context, self, args);
+            case "tie_for_writing": return tie_for_writing(context, self, args[0], args[1], args[2]);
+            case "enlarge_pipe": return enlarge_pipe(context, self, args[0]);
+            case "read_all": return read_all(context, self, args);
+            default: throw new AssertionError(name);
+        }
+    }
 
     /**
      * Native.popen_spawn(env, command... [,options]) -> pid: Native.spawn for IO.popen(env, cmd): env replaces
      * the command's own env Hash for the child, and the program is looked up without it, on the parent's
      * PATH (or the command's env Hash's), as MRI's popen does (issue #28).
      */
-    @JRubyMethod(module = true, required = 2, rest = true)
     public static IRubyObject popen_spawn(ThreadContext context, IRubyObject self, IRubyObject[] args) {
         SpawnPlan plan = Plans.parseForPopen(context, Arrays.copyOfRange(args, 1, args.length), args[0]);
         try { // not Errors.call, as Native.spawn: its lambda's bootstrap would be part of the first popen
@@ -47,7 +67,6 @@ public final class PopenMethods {
      * with a Process, so nothing waits for the child but the drop-in's close.
      */
     // MRI: pipe_open (io.c), the FMODE_DUPLEX ports with tied_io_for_writing = write_port and fptr->pid = pid
-    @JRubyMethod(module = true)
     public static IRubyObject tie_for_writing(ThreadContext context, IRubyObject self, IRubyObject reader, IRubyObject writer, IRubyObject pid) {
         OpenFile read = RubyValues.toIO(context, reader).getOpenFileChecked();
         OpenFile write = RubyValues.toIO(context, writer).getOpenFileChecked();
@@ -62,7 +81,6 @@ public final class PopenMethods {
      * Native.enlarge_pipe(io) -> io: asks Linux for a 1 MiB pipe behind io (F_SETPIPE_SZ), so a large output
      * arrives in 1 MiB reads instead of 64 KiB ones. Best effort: elsewhere, or when refused, nothing changes.
      */
-    @JRubyMethod(module = true)
     public static IRubyObject enlarge_pipe(ThreadContext context, IRubyObject self, IRubyObject io) {
         Fds.enlargePipe(RealDescriptors.of(RubyValues.toIO(context, io)));
         return io;
@@ -78,7 +96,6 @@ public final class PopenMethods {
      * Timeout wake the loop (what was read is dropped, as with an interrupted IO#read). io stays open, its
      * descriptor blocking again.
      */
-    @JRubyMethod(module = true, required = 1, optional = 1)
     public static IRubyObject read_all(ThreadContext context, IRubyObject self, IRubyObject[] args) {
         RubyIO io = RubyValues.toIO(context, args[0]);
         OpenFile file = io.getOpenFileChecked();

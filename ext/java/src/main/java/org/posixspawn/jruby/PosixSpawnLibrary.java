@@ -1,11 +1,7 @@
 package org.posixspawn.jruby;
 
-import java.lang.reflect.Method;
-
 import org.jruby.Ruby;
 import org.jruby.RubyModule;
-import org.jruby.internal.runtime.methods.InvokeDynamicMethodFactory;
-import org.jruby.runtime.MethodFactory;
 import org.jruby.runtime.load.BasicLibraryService;
 
 /**
@@ -17,23 +13,16 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
     @Override
     public boolean basicLoad(Ruby runtime) {
         RubyModule spawn = runtime.getOrCreateModule("POSIX").defineModuleUnder("Spawn");
-        RubyModule nativeModule = spawn.defineModuleUnder("Native");
-        for (Class<?> group : new Class<?>[] { NativeMethods.class, CaptureMethods.class, HandleMethods.class, DescriptorMethods.class,
-                                                PopenMethods.class, PtyMethods.class, DiagnosticsMethods.class }) {
-            define(nativeModule, group);
-        }
+        RubyModule functions = spawn.defineModuleUnder("Native").getSingletonClass();
+        NativeMethods.define(functions);
+        CaptureMethods.define(functions);
+        HandleMethods.define(functions);
+        DescriptorMethods.define(functions);
+        PopenMethods.define(functions);
+        PtyMethods.define(functions);
+        DiagnosticsMethods.define(functions);
         bindInBackground();
         return true;
-    }
-
-    /**
-     * The annotated methods of {@code type} on {@code target}, each bound by a method handle made on its first
-     * call. JRuby's own defineAnnotatedMethods (no populator of ours is on its class loader) generates a class a
-     * method with ASM instead: about half of the require's time for the gem's 38.
-     */
-    static void define(RubyModule target, Class<?> type) {
-        MethodFactory factory = new InvokeDynamicMethodFactory(PosixSpawnLibrary.class.getClassLoader());
-        for (Method method : type.getDeclaredMethods()) target.defineAnnotatedMethod(method, factory);
     }
 
     /**

@@ -3,9 +3,10 @@ package org.posixspawn.jruby;
 import org.jruby.Ruby;
 import org.jruby.RubyArray;
 import org.jruby.RubyFixnum;
+import org.jruby.RubyModule;
 import org.jruby.RubyNumeric;
 import org.jruby.RubyString;
-import org.jruby.anno.JRubyMethod;
+import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.util.ByteList;
@@ -17,14 +18,39 @@ import org.posixspawn.jruby.plan.PathName;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
 /** POSIX::Spawn::Native's pseudo-terminal primitives, which lib/posix/spawn/pty.rb builds open_pty and pty_spawn on. */
-public final class PtyMethods {
+public final class PtyMethods implements BoundMethod.Group {
     private PtyMethods() {}
+
+    /** Defines these methods on {@code target}, Native's singleton class ({@link BoundMethod}). */
+    static void define(RubyModule target) {
+        BoundMethod.Group group = new PtyMethods();
+        BoundMethod.define(target, group, "pty_open", 1, 0);
+        BoundMethod.define(target, group, "pty_spawn", 5, 0);
+        BoundMethod.define(target, group, "pty_dup", 1, 0);
+        BoundMethod.define(target, group, "pty_close", 1, 0);
+        BoundMethod.define(target, group, "pty_winsize", 3, 0);
+        BoundMethod.define(target, group, "pty_read", 3, 0);
+        BoundMethod.define(target, group, "pty_wait_readable", 1, 0);
+    }
+
+    @Override
+    public IRubyObject call(String name, ThreadContext context, IRubyObject self, IRubyObject[] args, Block block) {
+        switch (name) {
+            case "pty_open": return pty_open(context, self, args[0]);
+            case "pty_spawn": return pty_spawn(context, self, args);
+            case "pty_dup": return pty_dup(context, self, args[0]);
+            case "pty_close": return pty_close(context, self, args[0]);
+            case "pty_winsize": return pty_winsize(context, self, args[0], args[1], args[2]);
+            case "pty_read": return pty_read(context, self, args[0], args[1], args[2]);
+            case "pty_wait_readable": return pty_wait_readable(context, self, args[0]);
+            default: throw new AssertionError(name);
+        }
+    }
 
     /**
      * Native.pty_open(open_slave) -> [master_fd, slave_fd or nil, slave_path]: a new master (close-on-exec,
      * O_NOCTTY), and with open_slave its slave opened here (close-on-exec, O_NOCTTY). On failure nothing stays open.
      */
-    @JRubyMethod(module = true)
     public static IRubyObject pty_open(ThreadContext context, IRubyObject self, IRubyObject openSlave) {
         Ruby runtime = context.runtime;
         Pty.Terminal terminal = Errors.call(context, Pty::open);
@@ -45,7 +71,6 @@ public final class PtyMethods {
      * arguments) run in a new session whose controlling terminal is the slave, as the child's 0, 1 and 2.
      * rows and cols (or nil) are set on the master first, so the child sees them from its start.
      */
-    @JRubyMethod(module = true, required = 5)
     public static IRubyObject pty_spawn(ThreadContext context, IRubyObject self, IRubyObject[] args) {
         Ruby runtime = context.runtime;
         int master = RubyNumeric.num2int(args[0]);
@@ -64,21 +89,18 @@ public final class PtyMethods {
     }
 
     /** Native.pty_dup(fd) -> a close-on-exec copy of fd. */
-    @JRubyMethod(module = true)
     public static IRubyObject pty_dup(ThreadContext context, IRubyObject self, IRubyObject fd) {
         int original = RubyNumeric.num2int(fd);
         return RubyFixnum.newFixnum(context.runtime, Errors.call(context, () -> Pty.dupCloexec(original)));
     }
 
     /** Native.pty_close(fd): for a descriptor no IO owns yet. */
-    @JRubyMethod(module = true)
     public static IRubyObject pty_close(ThreadContext context, IRubyObject self, IRubyObject fd) {
         Fds.close(RubyNumeric.num2int(fd));
         return context.nil;
     }
 
     /** Native.pty_winsize(fd, rows, cols): TIOCSWINSZ. */
-    @JRubyMethod(module = true)
     public static IRubyObject pty_winsize(ThreadContext context, IRubyObject self, IRubyObject fd, IRubyObject rows, IRubyObject cols) {
         int master = RubyNumeric.num2int(fd), r = RubyNumeric.num2int(rows), c = RubyNumeric.num2int(cols);
         Errors.call(context, () -> {
@@ -92,7 +114,6 @@ public final class PtyMethods {
      * Native.pty_read(fd, max, culprit) -> a binary String, nil at end of file, or :wait when nothing is
      * there yet (never blocks). The slave's hang-up raises Errno::EIO naming culprit, as MRI's reads do on Linux.
      */
-    @JRubyMethod(module = true)
     public static IRubyObject pty_read(ThreadContext context, IRubyObject self, IRubyObject fd, IRubyObject max, IRubyObject culprit) {
         Ruby runtime = context.runtime;
         byte[] bytes;
@@ -110,7 +131,6 @@ public final class PtyMethods {
      * Native.pty_wait_readable(fd): blocks until a read of fd would not block (poll(2), no descriptor of its
      * own); Thread#raise, Thread#kill and Timeout interrupt it.
      */
-    @JRubyMethod(module = true)
     public static IRubyObject pty_wait_readable(ThreadContext context, IRubyObject self, IRubyObject fd) {
         Interrupts.awaitReadable(context, RubyNumeric.num2int(fd));
         return context.nil;
