@@ -41,17 +41,16 @@ public final class Handle extends RubyObject {
     static void define(Ruby runtime, RubyModule spawn) {
         RubyClass type = spawn.defineClassUnder("Handle", runtime.getObject(), org.jruby.runtime.ObjectAllocator.NOT_ALLOCATABLE_ALLOCATOR);
         BoundMethods group = new BoundMethods();
-        RubyModule target = type;
-        BoundMethod.define(target, group, "pid", 0, 0);
-        BoundMethod.define(target, group, "route", 0, 0);
-        BoundMethod.define(target, group, "status", 0, 0);
-        BoundMethod.define(target, group, "alive?", 0, 0);
-        BoundMethod.define(target, group, "leads_group?", 0, 0);
-        BoundMethod.define(target, group, "__wait", 1, 0);
-        BoundMethod.define(target, group, "__signal", 2, 0);
-        BoundMethod.define(target, group, "__on_exit", 0, 0);
-        BoundMethod.define(target, group, "__communicate", 6, 0);
-        BoundMethod.define(target, group, "__communicated", 0, 0);
+        BoundMethod.define(type, group, "pid", 0, 0);
+        BoundMethod.define(type, group, "route", 0, 0);
+        BoundMethod.define(type, group, "status", 0, 0);
+        BoundMethod.define(type, group, "alive?", 0, 0);
+        BoundMethod.define(type, group, "leads_group?", 0, 0);
+        BoundMethod.define(type, group, "__wait", 1, 0);
+        BoundMethod.define(type, group, "__signal", 2, 0);
+        BoundMethod.define(type, group, "__on_exit", 0, 0);
+        BoundMethod.define(type, group, "__communicate", 6, 0);
+        BoundMethod.define(type, group, "__communicated", 0, 0);
     }
 
     /** A Handle of {@code child}, attached to it (so {@link #attachedTo} finds it again from the reaper's child). */
