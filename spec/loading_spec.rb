@@ -32,6 +32,28 @@ RSpec.describe 'loading the gem' do
     expect(bound.(after)).to eq(['LibCExtra'])
   end
 
+  # A short program (tens of spawns) never binds the PATH watch, milliseconds at one spawn: ProgramCache
+  # binds it from the JVM's 64th search (WATCH_AFTER), and caches a command from its 8th once it is bound.
+  it "binds the PATH watch's calls at the JVM's 64th search, not before" do
+    script = "require 'posix/spawn'; 63.times { Process.wait(POSIX::Spawn.spawn('true')) }; $stdout.syswrite(\"SIXTY-THREE\\n\"); " \
+             "2.times { Process.wait(POSIX::Spawn.spawn('true')) }"
+    out = IO.popen([*JRubyLauncher.command(['-verbose:class']), '--dev', '-I', File.expand_path('../lib', __dir__), '-e', script], err: %i[child out], &:read)
+    expect($?).to be_success, out.lines.last(5).join
+    before, after = out.split("SIXTY-THREE\n", 2)
+    expect(before).not_to match(/org\.posixspawn\.jruby\.os\.libc\.InotifyCalls\b/)
+    expect(after).to match(/org\.posixspawn\.jruby\.os\.libc\.InotifyCalls\b/)
+  end
+
+  # The Java methods are bound by hand (BoundMethod): each checks its arity as an annotated one would.
+  it "checks the arity of Native's methods: ArgumentError, not an index out of bounds" do
+    native = POSIX::Spawn::Native
+    expect { native.waitpid }.to raise_error(ArgumentError, 'wrong number of arguments (given 0, expected 1)')
+    expect { native.last_status_set(nil) }.to raise_error(ArgumentError, 'wrong number of arguments (given 1, expected 2)')
+    expect { native.read_all }.to raise_error(ArgumentError, 'wrong number of arguments (given 0, expected 1..2)')
+    expect { native.start_handle }.to raise_error(ArgumentError, 'wrong number of arguments (given 0, expected 1+)')
+    expect { native.last_route(1) }.to raise_error(ArgumentError, 'wrong number of arguments (given 1, expected 0)')
+  end
+
   # The require defines the module and its methods, loads the rest of the gem on first use, and starts one
   # daemon thread that binds LibC and loads the plain spawn's classes, so a spawn made a moment after the
   # require finds them ready (the first spawn call: 34 -> 8 ms on JRuby 9.4, 90 -> 15 ms on JRuby 10,
