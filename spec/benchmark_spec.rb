@@ -55,7 +55,7 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
       out, err, status = benchmark('-t', '0.3', '-w', '0.2', '-m', '10', '--only', 'spawn', '--format', 'json', env: { 'PATH' => bin, 'CC' => nil })
       expect(status).to be_success, err
       report = JSON.parse(out)
-      expect(report['settings']).to include('count' => nil, 'time' => 0.3, 'warmup' => 0.2, 'rounds' => 10, 'format' => 'json')
+      expect(report['settings']).to include('count' => nil, 'time' => 0.3, 'warmup' => 0.2, 'rounds' => 30, 'format' => 'json')
       expect(report['unavailable']).to include('case' => 'C posix_spawn loop', 'group' => 'spawn',
                                                'reason' => 'skipped: no C compiler found (set CC to use one)')
       results = report['results']
@@ -103,6 +103,21 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     ahead = interval.([bench::Timing.new([1.0, 1.2, 0.9], [1] * 3), bench::Timing.new([1.1, 1.3, 1.0], [1] * 3)])
     expect(ahead).to match(row('Process.spawn', /.* 1\.10 \[1\.08-1\.11\] slower .*/))
     expect(ahead).to match(/^  spawn \+ wait +JRuby's Process.spawn 1\.10 \[1\.08-1\.11\] gem faster$/)
+  end
+
+  it 'times the cases in a new order each round: no case has the same one before it in every round' do
+    batches = [] # [round, case], from the progress line each batch starts with
+    progress = Object.new
+    progress.define_singleton_method(:status) { |text, _left| batches << text.match(/round (\d+)\/\d+: (\w+)\z/).captures }
+    cases = %w[a b c d e].map { |name| bench::RubyCase.new(name, :spawn) { true } }
+    settings = bench::Settings.new(count: 10, warmup: 0, rounds: 10, threads: 1, mem_mb: 10, graph: false, format: 'table')
+    bench::Runner.new(cases, settings, progress).measure('')
+    rounds = batches.chunk_while { |a, b| a[0] == b[0] }.map { |round| round.map(&:last) }
+    expect(rounds.size).to eq(10)
+    expect(rounds.map(&:sort)).to all(eq(%w[a b c d e]))
+    before = rounds.flat_map { |order| order.each_cons(2).to_a }.group_by(&:last).transform_values { |pairs| pairs.map(&:first).uniq }
+    expect(before.keys.sort).to eq(%w[a b c d e])
+    expect(before.values).to all(have_attributes(size: be > 1))
   end
 
   it 'keeps a case slower than its share of a round within its budget: it sits out rounds, but runs in three' do

@@ -57,8 +57,8 @@ module POSIX
       Step = Struct.new(:heap_mb, :timings)
 
       # Warms every case up until its rate is steady, then times the cases in rounds: every case runs once a
-      # round (but see #measure), each round starting with a different case, so that noise from the rest of
-      # the machine falls on all of them alike. A case's batch in a round lasts --time divided by the rounds
+      # round (but see #measure), in a new order each round (#order_of), so that noise from the rest of the
+      # machine, and what one case leaves behind for the next, falls on all of them alike. A case's batch in a round lasts --time divided by the rounds
       # (at least one operation), sized by the median of its rounds so far; with --count, the count split
       # among the rounds.
       class Runner
@@ -75,7 +75,7 @@ module POSIX
           @progress = progress
           @steps_left = steps
           # The drop-in's cases one after another: only the first after a toggle pays for it (RubyCase).
-          @order = cases.partition { |c| !c.is_a?(DropInCase) }.flatten
+          @parts = cases.partition { |c| !c.is_a?(DropInCase) }
           @per_op = {}
           @warmups = {}
           @seconds = { warm_up: 0.0, timing: 0.0 }
@@ -104,7 +104,7 @@ module POSIX
           counts = Hash.new { |h, c| h[c] = [] }
           spent = Hash.new(0.0)
           @settings.rounds.times do |round|
-            order = @order.rotate(round)
+            order = order_of(round)
             order.each_with_index do |c, i|
               unless due?(c, round, spent[c], counts[c].count(&:positive?))
                 times[c] << nil
@@ -126,6 +126,16 @@ module POSIX
         end
 
         private
+
+        # ROUND's order: JRuby's own cases and the gem's shuffled, and the drop-in's shuffled, first in every
+        # other round; seeded by the round, so every run takes the same orders. Each case gets a new
+        # neighbour each round: rotating one order gave POSIX::Spawn.spawn a 16 MiB capture before it in
+        # every round, whose aftermath its batch paid for (level with Process.spawn, 1.10-1.15 ahead so).
+        def order_of(round)
+          random = Random.new(round)
+          parts = @parts.map { |part| part.shuffle(random: random) }
+          (round.odd? ? parts.reverse : parts).flatten
+        end
 
         # The first operation alone first: it checks the case works and sizes the first window.
         def warm_up_case(c)
