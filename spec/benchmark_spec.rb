@@ -30,7 +30,7 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     out, err, status = benchmark('-t', '0.2', '-w', '0.1', '--rounds', '3', '-m', '10')
     expect(status).to be_success, err
     expect(out).to include('posix-spawn-benchmark: warm. Each case warmed up until its median operation in two successive windows',
-                           'then timed for 0.2 s in 3 rounds, the cases taking turns; 1 thread')
+                           'then timed for 0.2 s in 3 rounds, the cases taking turns in a new order each; 1 thread')
     expect(out).to match(row('POSIX::Spawn.spawn', /\d+ +\d+\.\d +\d+\.\d +1\.00 +#{warmed}/))
     (spawn_cases.drop(1) + capture_cases.drop(1)).each do |name|
       expect(out).to match(row(name, /\d+ +\d+\.\d +\d+\.\d +#{ratio} #{verdict} +#{warmed}/))

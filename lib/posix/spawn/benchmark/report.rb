@@ -62,7 +62,7 @@ module POSIX
           threads = s.threads == 1 ? '1 thread' : "#{s.threads} threads"
           ["posix-spawn-benchmark: warm. Each case warmed up until its median operation in two successive windows " \
            "took the same time within #{(Runner::AGREE * 100).round}% (settled; at most #{s.warmup} s),",
-           "#{timed} in #{s.rounds} rounds, the cases taking turns; #{threads}. Warming up took " \
+           "#{timed} in #{s.rounds} rounds, the cases taking turns in a new order each; #{threads}. Warming up took " \
            "#{Progress.duration(@seconds[:warm_up])}, timing #{Progress.duration(@seconds[:timing])}",
            Report.platform]
         end
