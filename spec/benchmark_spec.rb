@@ -147,10 +147,23 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
       expect(r['runs'][0]['op_ms']).to all(be > 0)
     end
     expect(results['POSIX::Spawn.spawn']).to include('needs' => 'posix/spawn')
-    expect(results['POSIX::Spawn.spawn']['runs'][0]['require_ms']).to be > 0
+    expect(results['POSIX::Spawn.spawn']['runs'][0]).to include('require_ms' => be > 0, 'first_require_ms' => nil)
+    expect(results['Process.spawn']['runs'][0]).to include('require_ms' => 0, 'first_require_ms' => be > 0)
     expect(report['summary'][0]).to start_with('summary: cold, 1 fresh JVM a case, each timing its first 2 operations')
-    expect(report['summary'][1]).to match(/^  require +'posix\/spawn' \d+ ms \[\d+-\d+\] over 2 JVMs/)
+    expect(report['summary'][1]).to match(/^  require +'posix\/spawn' \d+ ms \[\d+-\d+\] over 2 JVMs; a one-line file's \d+ ms \[\d+-\d+\] over 2 JVMs \(any first require\)/)
     expect(report['summary'][2]).to match(/^  spawn \+ wait +JRuby's Process.spawn #{ratio} no verdict \(1 sample\) \(with the require #{ratio} no verdict/)
+  end
+
+  it 'with --cold, requires the feature in each fresh JVM before anything else, as a script\'s first line' do
+    Dir.mktmpdir do |dir|
+      File.write(File.join(dir, 'probe.rb'), "warn \"before the feature: \#{$LOADED_FEATURES.grep(/json|benchmark/).inspect}\"\n")
+      child = File.join(root, 'lib', 'posix', 'spawn', 'benchmark', 'cold_child.rb')
+      _out, err, status = Open3.capture3(*JRubyLauncher.command, '--dev', '-I', File.join(root, 'lib'), '-I', dir, child,
+                                         'POSIX::Spawn.spawn', '1', 'probe')
+      expect(err).to include('before the feature: []')
+      expect(err).to include('cold_child: POSIX::Spawn.spawn needs "posix/spawn", not "probe"') # the child checks what it was given
+      expect(status).not_to be_success
+    end
   end
 
   it 'with -g, prints the median at ten heap sizes, the heap line of the summary, and writes an SVG chart with a line per case' do

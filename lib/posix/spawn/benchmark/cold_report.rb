@@ -20,7 +20,8 @@ module POSIX
         def table
           titles = COLUMNS.values.map { |title| format(title, @settings.count) }
           lines = ["posix-spawn-benchmark: cold. #{ColdReport.jvms(@settings.jvms)} a case, the cases taking turns, each doing " \
-                   "the case's first #{@settings.count} operations from its start (JRuby booted; the gem's require timed apart)",
+                   "the case's first #{@settings.count} operations from its start (JRuby booted; the gem's require timed apart, " \
+                   "as the script's first line)",
                    Report.platform, '',
                    "ms, median [#{Benchmark.interval_name(@settings.jvms)}] over the JVMs",
                    format("  %-#{@name_width}s#{' %22s' * titles.size}", '', *titles)]

@@ -96,14 +96,18 @@ module POSIX
           [@header, *@before, *rows, *@after]
         end
 
-        # --cold: how long the require of each feature of the gem the cases need took, over all their JVMs.
+        # --cold: how long the require of each feature of the gem the cases need took, over all their JVMs,
+        # and a one-line file's in the others: what a script's first require costs, whatever it loads.
         def require_line(runs)
-          features = runs.group_by { |c, _| c.needs }.reject { |needs, _| needs.nil? }.sort.map do |needs, cases|
-            ms = cases.flat_map { |_, rs| rs.map(&:require_ms) }
-            low, high = Benchmark.interval(ms)
-            format("'%s' %.0f ms [%.0f-%.0f] over %d JVMs", needs, Benchmark.median(ms), low, high, ms.size)
+          by_feature = runs.group_by { |c, _| c.needs }
+          features = by_feature.reject { |needs, _| needs.nil? }.sort.map do |needs, cases|
+            "'#{needs}' #{median_over(cases.flat_map { |_, rs| rs.map(&:require_ms) })}"
           end
-          @before << line('require', "#{features.join('; ')} (median [interval])") unless features.empty?
+          return if features.empty?
+
+          first = by_feature.fetch(nil, []).flat_map { |_, rs| rs.map(&:first_require_ms) }
+          features << "a one-line file's #{median_over(first)} (any first require)" unless first.empty?
+          @before << line('require', "#{features.join('; ')} (median [interval])")
         end
 
         # The time per operation at the largest heap over the smallest's, net of drift: relative to CONTROL's
@@ -131,6 +135,11 @@ module POSIX
         end
 
         private
+
+        def median_over(ms)
+          low, high = Benchmark.interval(ms)
+          format('%.0f ms [%.0f-%.0f] over %d JVMs', Benchmark.median(ms), low, high, ms.size)
+        end
 
         def line(title, text)
           format("  %-#{TITLE_WIDTH}s %s", title, text)
