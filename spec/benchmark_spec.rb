@@ -105,18 +105,21 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     expect(ahead).to match(/^  spawn \+ wait +JRuby's Process.spawn 1\.10 \[1\.08-1\.11\] gem faster$/)
   end
 
-  it 'times the cases in a new order each round: no case has the same one before it in every round' do
+  it 'times the cases in a new order each round, each kind together: no case has the same one before it in every round' do
     batches = [] # [round, case], from the progress line each batch starts with
     progress = Object.new
     progress.define_singleton_method(:status) { |text, _left| batches << text.match(/round (\d+)\/\d+: (\w+)\z/).captures }
-    cases = %w[a b c d e].map { |name| bench::RubyCase.new(name, :spawn) { true } }
+    cases = %w[a b c d e].map { |name| bench::RubyCase.new(name, :spawn) { true } } +
+            %w[x y z].map { |name| bench::RubyCase.new(name, :capture) { true } }
     settings = bench::Settings.new(count: 10, warmup: 0, rounds: 10, threads: 1, mem_mb: 10, graph: false, format: 'table')
     bench::Runner.new(cases, settings, progress).measure('')
     rounds = batches.chunk_while { |a, b| a[0] == b[0] }.map { |round| round.map(&:last) }
     expect(rounds.size).to eq(10)
-    expect(rounds.map(&:sort)).to all(eq(%w[a b c d e]))
+    expect(rounds.map(&:sort)).to all(eq(%w[a b c d e x y z]))
+    # each kind together, so that the cases compared run close in time
+    expect(rounds.map { |order| order.chunk_while { |a, b| (a < 'x') == (b < 'x') }.count }).to all(eq(2))
     before = rounds.flat_map { |order| order.each_cons(2).to_a }.group_by(&:last).transform_values { |pairs| pairs.map(&:first).uniq }
-    expect(before.keys.sort).to eq(%w[a b c d e])
+    expect(before.keys.sort).to eq(%w[a b c d e x y z])
     expect(before.values).to all(have_attributes(size: be > 1))
   end
 

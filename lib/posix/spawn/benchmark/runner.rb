@@ -74,8 +74,9 @@ module POSIX
           @settings = settings
           @progress = progress
           @steps_left = steps
-          # The drop-in's cases one after another: only the first after a toggle pays for it (RubyCase).
-          @parts = cases.partition { |c| !c.is_a?(DropInCase) }
+          # The cases of a kind one after another (#order_of); the drop-in's apart, as only the first after a
+          # toggle pays for it (RubyCase).
+          @parts = cases.group_by { |c| c.is_a?(DropInCase) ? :drop_in : c.group }.values
           @per_op = {}
           @warmups = {}
           @seconds = { warm_up: 0.0, timing: 0.0 }
@@ -127,14 +128,14 @@ module POSIX
 
         private
 
-        # ROUND's order: JRuby's own cases and the gem's shuffled, and the drop-in's shuffled, first in every
-        # other round; seeded by the round, so every run takes the same orders. Each case gets a new
-        # neighbour each round: rotating one order gave POSIX::Spawn.spawn a 16 MiB capture before it in
-        # every round, whose aftermath its batch paid for (level with Process.spawn, 1.10-1.15 ahead so).
+        # ROUND's order: the spawn cases, the capture cases and the drop-in's, each kind together, so that
+        # the cases compared run close in time, and each shuffled, seeded by the round (every run takes the
+        # same orders); which kind comes first turns round by round. A case gets new neighbours each round:
+        # rotating one order gave POSIX::Spawn.spawn a 16 MiB capture before it in every round, whose
+        # aftermath its batch paid for (level with Process.spawn; 1.07-1.15 ahead so).
         def order_of(round)
           random = Random.new(round)
-          parts = @parts.map { |part| part.shuffle(random: random) }
-          (round.odd? ? parts.reverse : parts).flatten
+          @parts.map { |part| part.shuffle(random: random) }.rotate(round).flatten
         end
 
         # The first operation alone first: it checks the case works and sizes the first window.
