@@ -123,6 +123,19 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     expect(before.values).to all(have_attributes(size: be > 1))
   end
 
+  it 'warms a case that never settles for its whole warm-up budget, however fast it became, and says so' do
+    started = nil
+    speeding = bench::RubyCase.new('POSIX::Spawn.spawn', :spawn) do # twice as fast every 0.1 s: no two windows agree
+      started ||= bench.now
+      sleep(0.02 * 0.5**((bench.now - started) / 0.1))
+    end
+    settings = bench::Settings.new(time: 0.1, warmup: 0.8, rounds: 3, threads: 1, mem_mb: 10, graph: false, format: 'table')
+    runner = bench::Runner.new([speeding], settings, bench::Progress.new(StringIO.new))
+    runner.warm_up
+    # windows of 0.2 s planned, each ending early: four of them took about 0.4 s
+    expect(runner.warmups[speeding]).to have_attributes(settled: false, seconds: be_between(0.6, 0.85))
+  end
+
   it 'keeps a case slower than its share of a round within its budget: it sits out rounds, but runs in three' do
     fast = bench::RubyCase.new('POSIX::Spawn.spawn', :spawn) { sleep 0.002 }
     slow = bench::RubyCase.new('Process.spawn', :spawn) { sleep 0.1 } # a round's share is 0.04 s
