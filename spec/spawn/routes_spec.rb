@@ -30,6 +30,23 @@ RSpec.describe 'POSIX::Spawn.spawn' do
     include_examples 'redirection behaviour'
     include_examples 'attribute behaviour'
 
+    it 'closes a descriptor another thread opens between the listing and the spawn' do
+      skip_unless_linux('the fallback of glibc < 2.34 and musl')
+      listed = lambda do
+        r, w = IO.pipe
+        pid = POSIX::Spawn.spawn('ls', '-1', '/proc/self/fd', out: w)
+        w.close
+        r.read.split.tap { r.close; Process.wait(pid) }
+      end
+      alone = listed.call
+      stop = false
+      churn = Thread.new { java.io.FileInputStream.new('/dev/null').close until stop } # JVM descriptors: inheritable
+      seen = Array.new(300) { listed.call }
+      stop = true
+      churn.join
+      expect(seen.uniq).to eq([alone]) # listed descriptors alone closed: 42 of 300 children got the churn's
+    end
+
     it 'ran down the fallbacks: the FS thread for :chdir, a close action per listed descriptor' do
       skip_unless_linux('the fallbacks of glibc < 2.34 and musl')
       Process.wait(POSIX::Spawn.spawn('true', chdir: '/tmp'))

@@ -12,6 +12,7 @@ import org.posixspawn.jruby.os.libc.Constants;
 import org.posixspawn.jruby.os.libc.LibC;
 import org.posixspawn.jruby.os.libc.Native;
 import org.posixspawn.jruby.os.libc.SpawnError;
+import org.posixspawn.jruby.os.platform.Strategy;
 import org.posixspawn.jruby.plan.ChildDup;
 import org.posixspawn.jruby.plan.Redirect;
 import org.posixspawn.jruby.plan.SpawnPlan;
@@ -22,6 +23,9 @@ import org.posixspawn.jruby.plan.SpawnPlan;
  * cannot: closing everything else; then the directory.
  */
 final class FileActions {
+    /** How many descriptors other threads may open between the listing and the spawn, all still closed in the child. */
+    private static final int OPENED_MEANWHILE = 32;
+
     private final LibC libc;
     private final Pointer actions;
     private final SpawnPlan plan;
@@ -99,6 +103,8 @@ final class FileActions {
             }
             if (closing == Closing.CLOSEFROM) {
                 check(libc.posix_spawn_file_actions_addclosefrom_np(actions, highestKept + 1));
+            } else if (Native.PROFILE.closeOthers == Strategy.CloseOthers.CLOSEFROM_ELSE_PROC_FD && plan.rlimits.isEmpty()) {
+                closeAboveListing(highestKept);
             } else {
                 for (int fd : openDescriptors()) {
                     if (fd > highestKept) check(libc.posix_spawn_file_actions_addclose(actions, fd));
@@ -148,6 +154,24 @@ final class FileActions {
             if (!named.contains(fd) && !plan.closes.contains(fd) && libc.fcntl(fd, Constants.F_GETFD, 0) != -1) {
                 check(libc.posix_spawn_file_actions_addinherit_np(actions, fd));
             }
+        }
+    }
+
+    /**
+     * Linux without addclosefrom_np: every number above {@code highestKept} up to the highest listed and
+     * {@link #OPENED_MEANWHILE} more, open or not (glibc and musl ignore a close of one that is not). Another
+     * thread's open between the listing and the spawn gets the lowest free number, a hole in the listing or
+     * one just above it, and is closed too, where closing only the listed ones let it through. Not with
+     * :rlimit_*: the actions after the gate run under the child's new limits, and glibc fails a close of a
+     * number that is not open beyond them.
+     */
+    private void closeAboveListing(int highestKept) throws SpawnError {
+        int highest = highestKept;
+        for (int fd : openDescriptors()) highest = Math.max(highest, fd);
+        for (int fd = highestKept + 1; fd <= highest + OPENED_MEANWHILE; fd++) {
+            int err = libc.posix_spawn_file_actions_addclose(actions, fd);
+            if (err == Constants.EBADF && fd > highest) break; // past RLIMIT_NOFILE (glibc's check): no descriptor there
+            check(err);
         }
     }
 
