@@ -47,11 +47,11 @@ RSpec.describe 'POSIX::Spawn.spawn' do
       expect(seen.uniq).to eq([alone]) # listed descriptors alone closed: 42 of 300 children got the churn's
     end
 
-    it 'ran down the fallbacks: the FS thread for :chdir, a close action per listed descriptor' do
+    it 'ran down the fallbacks: the FS thread for :chdir, close actions past the listing' do
       skip_unless_linux('the fallbacks of glibc < 2.34 and musl')
       Process.wait(POSIX::Spawn.spawn('true', chdir: '/tmp'))
       expect(POSIX::Spawn::Native.last_route).to eq(:fs_thread)
-      expect(POSIX::Spawn::Native.last_closing).to eq(:each_listed)
+      expect(POSIX::Spawn::Native.last_closing).to eq(:listed_and_above)
     end
   end
 
@@ -84,14 +84,15 @@ RSpec.describe 'POSIX::Spawn.spawn' do
       POSIX::Spawn::Native.trace(true)
     end
 
-    it 'closes the other descriptors with addclosefrom_np, else with a close action per descriptor listed in /proc' do
+    it 'closes the other descriptors with addclosefrom_np, else with close actions past the listing of /proc (only the listed ones under :rlimit_*)' do
       skip_unless_linux('route names')
       closing_of = ->(**options) { Process.wait(POSIX::Spawn.spawn('true', **options)); POSIX::Spawn::Native.last_closing }
       expect(closing_of.call).to eq(:closefrom)
       expect(closing_of.call(close_others: false)).to eq(:none)
       pretend_missing(['posix_spawn_file_actions_addclosefrom_np']) do
-        expect(closing_of.call).to eq(:each_listed)
-        expect(closing_of.call(umask: 0o22)).to eq(:each_listed) # decided by the caller, carried out on the FS thread
+        expect(closing_of.call).to eq(:listed_and_above)
+        expect(closing_of.call(umask: 0o22)).to eq(:listed_and_above) # decided by the caller, carried out on the FS thread
+        expect(closing_of.call(rlimit_core: 0)).to eq(:each_listed) # the actions after the gate run under the new limits
       end
     end
 

@@ -63,7 +63,7 @@ public final class DiagnosticsMethods implements BoundMethod.Group {
         return symbol(context, Trace.last(Trace.Concern.SPAWN_ROUTE));
     }
 
-    /** Native.last_closing -> :closefrom, :each_listed, :cloexec_default or :none: how it closed the other descriptors. */
+    /** Native.last_closing -> :closefrom, :listed_and_above, :each_listed, :cloexec_default or :none: how it closed the other descriptors. */
     public static IRubyObject last_closing(ThreadContext context, IRubyObject self) {
         return symbol(context, Trace.last(Trace.Concern.CLOSING));
     }

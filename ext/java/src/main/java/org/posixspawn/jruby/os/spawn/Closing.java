@@ -11,8 +11,16 @@ public enum Closing {
     /** One posix_spawn_file_actions_addclosefrom_np (glibc 2.34+, FreeBSD 13.1+): close_range in the child. */
     CLOSEFROM,
     /**
-     * Without it: one close action per descriptor still open after listing /proc/self/fd (Linux) or /dev/fd
-     * where fdescfs is mounted (FreeBSD); with no trustworthy listing, close_others is refused.
+     * Linux without it: a close action for every number from 3 to {@code FileActions.OPENED_MEANWHILE} above
+     * the highest listed in /proc/self/fd, open or not (glibc and musl ignore a close of one that is not): a
+     * descriptor another thread opens between the listing and the spawn takes the lowest free number, a hole
+     * in the listing or one just above it, and is closed too.
+     */
+    LISTED_AND_ABOVE,
+    /**
+     * One close action per descriptor still open after listing: FreeBSD's /dev/fd where fdescfs is mounted
+     * (with no trustworthy listing close_others is refused), and Linux under :rlimit_*, whose actions after
+     * the gate run under the child's new limits, where glibc fails a close of a number not open.
      */
     EACH_LISTED,
     /**
@@ -26,12 +34,14 @@ public enum Closing {
     static Closing choose(SpawnPlan plan) {
         if (!plan.closeOthers) return NONE;
         if (Native.PROFILE.closeOthers == Strategy.CloseOthers.CLOEXEC_DEFAULT) return CLOEXEC_DEFAULT;
-        return Features.addclosefrom() ? CLOSEFROM : EACH_LISTED;
+        if (Features.addclosefrom()) return CLOSEFROM;
+        boolean linux = Native.PROFILE.closeOthers == Strategy.CloseOthers.CLOSEFROM_ELSE_PROC_FD;
+        return linux && plan.rlimits.isEmpty() ? LISTED_AND_ABOVE : EACH_LISTED;
     }
 
     /** Whether a spawn closing this way must hold {@code Pipe.CLOEXEC_GAP}'s read side: it would let a pipe in the gap through. */
     boolean waitsForTheCloexecGap() {
-        return !Features.pipe2() && (this == NONE || this == EACH_LISTED);
+        return !Features.pipe2() && (this == NONE || this == EACH_LISTED || this == LISTED_AND_ABOVE);
     }
 
     void record() {

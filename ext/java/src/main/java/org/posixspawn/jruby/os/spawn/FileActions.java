@@ -12,7 +12,6 @@ import org.posixspawn.jruby.os.libc.Constants;
 import org.posixspawn.jruby.os.libc.LibC;
 import org.posixspawn.jruby.os.libc.Native;
 import org.posixspawn.jruby.os.libc.SpawnError;
-import org.posixspawn.jruby.os.platform.Strategy;
 import org.posixspawn.jruby.plan.ChildDup;
 import org.posixspawn.jruby.plan.Redirect;
 import org.posixspawn.jruby.plan.SpawnPlan;
@@ -23,8 +22,8 @@ import org.posixspawn.jruby.plan.SpawnPlan;
  * cannot: closing everything else; then the directory.
  */
 final class FileActions {
-    /** How many descriptors other threads may open between the listing and the spawn, all still closed in the child. */
-    private static final int OPENED_MEANWHILE = 32;
+    /** How many descriptors other threads may open between the listing and the spawn, all still closed in the child (Closing.LISTED_AND_ABOVE). */
+    static final int OPENED_MEANWHILE = 32;
 
     private final LibC libc;
     private final Pointer actions;
@@ -103,7 +102,7 @@ final class FileActions {
             }
             if (closing == Closing.CLOSEFROM) {
                 check(libc.posix_spawn_file_actions_addclosefrom_np(actions, highestKept + 1));
-            } else if (Native.PROFILE.closeOthers == Strategy.CloseOthers.CLOSEFROM_ELSE_PROC_FD && plan.rlimits.isEmpty()) {
+            } else if (closing == Closing.LISTED_AND_ABOVE) {
                 closeAboveListing(highestKept);
             } else {
                 for (int fd : openDescriptors()) {
@@ -157,14 +156,7 @@ final class FileActions {
         }
     }
 
-    /**
-     * Linux without addclosefrom_np: every number above {@code highestKept} up to the highest listed and
-     * {@link #OPENED_MEANWHILE} more, open or not (glibc and musl ignore a close of one that is not). Another
-     * thread's open between the listing and the spawn gets the lowest free number, a hole in the listing or
-     * one just above it, and is closed too, where closing only the listed ones let it through. Not with
-     * :rlimit_*: the actions after the gate run under the child's new limits, and glibc fails a close of a
-     * number that is not open beyond them.
-     */
+    /** {@link Closing#LISTED_AND_ABOVE}: every number above {@code highestKept} up to the highest listed and {@link #OPENED_MEANWHILE} more. */
     private void closeAboveListing(int highestKept) throws SpawnError {
         int highest = highestKept;
         for (int fd : openDescriptors()) highest = Math.max(highest, fd);
