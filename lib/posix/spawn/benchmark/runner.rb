@@ -58,9 +58,9 @@ module POSIX
 
       # Warms every case up until its rate is steady, then times the cases in rounds: every case runs once a
       # round (but see #measure), in a new order each round (#order_of), so that noise from the rest of the
-      # machine, and what one case leaves behind for the next, falls on all of them alike. A case's batch in a round lasts --time divided by the rounds
-      # (at least one operation), sized by the median of its rounds so far; with --count, the count split
-      # among the rounds.
+      # machine, and what one case leaves behind for the next, falls on all of them alike. A case's batch in
+      # a round lasts --time divided by the rounds (at least one operation), sized by the median of its
+      # rounds so far; with --count, the count split among the rounds.
       class Runner
         WINDOW = 0.3 # seconds of a warm-up window, at most
         AGREE = 0.05 # how close two successive windows' typical times must be for the case to be settled (Window)
@@ -138,9 +138,9 @@ module POSIX
           @parts.map { |part| part.shuffle(random: random) }.rotate(round).flatten
         end
 
-        # The first operation alone first: it checks the case works and sizes the first window.
-        # Windows until two agree, or until the budget has no room for another, however fast the operations
-        # became: a window is sized by the last one's mean, so one the JIT is speeding up ends early.
+        # The first operation alone first: it checks the case works and sizes the first window. Then windows
+        # until two agree, or until the budget has no room for another, however fast the operations became:
+        # a window is sized by the last one's mean, so one the JIT is speeding up ends early.
         def warm_up_case(c)
           started = Benchmark.now
           window = [@settings.warmup / 4.0, WINDOW].min
