@@ -165,11 +165,14 @@ RSpec.describe 'IO.popen with the drop-in' do
     end
   end
 
-  it 'closes every pipe end when the command cannot start, and leaves no child' do
-    expect { IO.popen(['nonexistent-posix-spawn-cmd'], 'r+') }.to raise_error(Errno::ENOENT)
+  it 'closes every pipe end when the command cannot start, and leaves no child (the common form, popen(cmd), too)' do
+    calls = [-> { IO.popen(['nonexistent-posix-spawn-cmd'], 'r+') }, -> { IO.popen(['nonexistent-posix-spawn-cmd']) },
+             -> { IO.popen('nonexistent-posix-spawn-cmd') { raise 'the block ran' } }]
+    calls.each { |call| expect(&call).to raise_error(Errno::ENOENT) }
     expect do
-      expect { IO.popen(['nonexistent-posix-spawn-cmd'], 'r+') }.to raise_error(Errno::ENOENT)
+      calls.each { |call| expect(&call).to raise_error(Errno::ENOENT) }
     end.not_to leak(:descriptors, :children)
+    expect($?.exitstatus).to eq(127)
   end
 
   describe 'interrupts (Thread#raise, Thread#kill, Timeout): reach a blocked read, write or close at once, leaving the child running (as MRI)' do
