@@ -26,10 +26,10 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
     }
 
     /**
-     * Binds the spawn's C calls ({@code Native}: jnr-ffi generates their stubs, 20-60 ms) and loads the plain
-     * spawn's classes on a short-lived daemon thread, while the rest of the gem's files load and the program
-     * goes on: a first spawn soon after the require then finds them ready, or waits only for the rest. What
-     * fails here is left for the first spawn to meet and report.
+     * Loads and initialises the plain spawn's classes (some 30, with {@code Native}'s C functions looked up)
+     * on a short-lived daemon thread, while the rest of the gem's files load and the program goes on: a first
+     * spawn soon after the require then finds them ready (in a fresh JRuby 10, 30 against 41 ms without),
+     * or waits only for the rest. What fails here is left for the first spawn to meet and report.
      */
     private static void bindInBackground() {
         Thread thread = new Thread(() -> {

@@ -1,22 +1,15 @@
 package org.posixspawn.jruby.os.libc;
 
 import jnr.ffi.Pointer;
-import jnr.ffi.annotations.SaveError;
-import jnr.ffi.annotations.Variadic;
-import jnr.ffi.types.pid_t;
-import jnr.ffi.types.size_t;
 
 /**
- * The C library calls a spawn makes, bound with jnr-ffi (inside JRuby) when {@link Native} is first used;
- * every other call is in {@link LibCExtra}, bound on first use: jnr-ffi generates a stub for every function
- * of an interface when it binds it, so the first spawn of a JVM pays only for these. posix_spawn and
- * friends return their error code instead of setting errno; the rest report through errno, which
- * {@link SaveError} keeps for {@code LastError}. Variadic functions (open, fcntl here; mremap, syscall in
- * LibCExtra) are bound as variadic, as jnr-posix binds them: on macOS arm64 variadic arguments go on the
- * stack, where a fixed-arity call would leave them in registers the callee never reads (jruby/jruby#6983).
+ * The C library calls a spawn makes, bound by hand through jffi when {@link Native} is first used
+ * ({@link BoundLibC}); every other call is in {@link LibCExtra}, bound with jnr-ffi on first use. posix_spawn
+ * and friends return their error code instead of setting errno; the rest report through errno, kept for
+ * {@link Native#errno}. An interface, so that a test can record the calls a plan makes (RecordingLibC).
  */
 public interface LibC {
-    Pointer malloc(@size_t long size);
+    Pointer malloc(long size);
     void free(Pointer p);
 
     int posix_spawn(Pointer pid, Pointer path, Pointer fileActions, Pointer attr, Pointer argv, Pointer envp);
@@ -34,14 +27,14 @@ public interface LibC {
     int posix_spawnattr_init(Pointer attr);
     int posix_spawnattr_destroy(Pointer attr);
     int posix_spawnattr_setflags(Pointer attr, short flags);
-    int posix_spawnattr_setpgroup(Pointer attr, @pid_t long pgroup);
+    int posix_spawnattr_setpgroup(Pointer attr, long pgroup);
     int posix_spawnattr_setsigmask(Pointer attr, Pointer sigset);
     int posix_spawnattr_setsigdefault(Pointer attr, Pointer sigset);
     int sigemptyset(Pointer sigset);
 
-    @SaveError @Variadic(fixedCount = 2) int open(Pointer path, int flags, int mode);
-    @SaveError int close(int fd);
-    @SaveError @Variadic(fixedCount = 2) int fcntl(int fd, int cmd, int arg);
-    @SaveError int access(Pointer path, int mode);
-    @SaveError Pointer getcwd(Pointer buffer, @size_t long size);
+    int open(Pointer path, int flags, int mode);
+    int close(int fd);
+    int fcntl(int fd, int cmd, int arg);
+    int access(Pointer path, int mode);
+    Pointer getcwd(Pointer buffer, long size);
 }

@@ -9,8 +9,8 @@ import org.posixspawn.jruby.os.platform.PlatformProfile;
 
 /** The bound C library: {@link LibC} at once, {@link LibCExtra} on first use (constants: {@link Constants}; optional calls: {@link Features}). */
 public final class Native {
-    public static final LibC libc = LibraryLoader.create(LibC.class).load(Platform.getNativePlatform().getStandardCLibraryName());
-    public static final Runtime runtime = Runtime.getRuntime(libc);
+    public static final LibC libc = new BoundLibC();
+    public static final Runtime runtime = Runtime.getSystemRuntime();
     /** This platform's profile; null where there is none, and then {@link #requireProfile} refuses every spawn. */
     public static final PlatformProfile PROFILE = PlatformProfile.current();
 
