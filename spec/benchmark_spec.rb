@@ -150,9 +150,7 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
   end
 
   it 'with --cold, times fresh JVMs doing their first operations, the gem\'s require apart' do
-    # The JVMs it starts get JRUBY_JAVA_OPTS (under bin/dev): the quick compiler alone starts them sooner.
-    out, err, status = benchmark('--cold', '--jvms', '1', '-n', '2', '--only', 'spawn', '--format', 'json',
-                                 env: { 'JRUBY_JAVA_OPTS' => JRubyLauncher::QUICK.join(' ') })
+    out, err, status = benchmark('--cold', '--jvms', '1', '-n', '2', '--only', 'spawn', '--format', 'json')
     expect(status).to be_success, err
     report = JSON.parse(out)
     results = report['results'].to_h { |r| [r['case'], r] }
@@ -168,6 +166,16 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     expect(report['summary'][0]).to start_with('summary: cold, 1 fresh JVM a case, each timing its first 2 operations')
     expect(report['summary'][1]).to match(/^  require +'posix\/spawn' \d+ ms \[\d+-\d+\] over 2 JVMs; a one-line file's \d+ ms \[\d+-\d+\] over 2 JVMs \(any first require\)/)
     expect(report['summary'][2]).to match(/^  spawn \+ wait +JRuby's Process.spawn #{ratio} no verdict \(1 sample\) \(with the require #{ratio} no verdict/)
+  end
+
+  it 'with --cold, starts each fresh JVM with the java and the JVM options this one was started with' do
+    skip 'started by the jruby launcher, not by bin/dev (JRUBY_JAR)' unless ENV['JRUBY_JAR']
+    options = -> { java.lang.management.ManagementFactory.getRuntimeMXBean.getInputArguments.to_a }
+    script = 'puts ENV_JAVA["java.home"], java.lang.management.ManagementFactory.getRuntimeMXBean.getInputArguments.to_a'
+    out, err, status = Open3.capture3(*bench::Cold.launcher, '--disable-gems', '-e', script)
+    expect(status).to be_success, err
+    expect(out.lines(chomp: true)).to eq([ENV_JAVA['java.home'], *options.call])
+    expect(options.call).not_to be_empty # bin/dev gives this JVM some (its class data archive), so the check checks something
   end
 
   it 'with --cold, requires the feature in each fresh JVM before anything else, as a script\'s first line' do

@@ -26,12 +26,14 @@ module POSIX
           end
         end
 
-        # The command that starts a fresh JRuby like this one: `java -jar jruby-complete.jar` when bin/dev
-        # started this one (it says so in JRUBY_JAR), otherwise the jruby launcher.
+        # The command that starts a fresh JRuby like this one: when bin/dev started this one (it says so in
+        # JRUBY_JAR), the same java with this JVM's own options (its class data archive, heap, Java 24's
+        # Unsafe switch) and `-jar jruby-complete.jar`; otherwise the jruby launcher.
         def self.launcher
           return [RbConfig.ruby] unless ENV['JRUBY_JAR']
 
-          [ENV['JRUBY_JAVA'] || 'java', *ENV['JRUBY_JAVA_OPTS'].to_s.split, '-jar', ENV['JRUBY_JAR']]
+          options = java.lang.management.ManagementFactory.getRuntimeMXBean.getInputArguments.to_a
+          [File.join(ENV_JAVA['java.home'], 'bin', 'java'), *options, '-jar', ENV['JRUBY_JAR']]
         end
 
         def initialize(settings, cases, progress)
