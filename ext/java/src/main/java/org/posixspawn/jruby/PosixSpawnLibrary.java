@@ -32,15 +32,25 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
      * or waits only for the rest. What fails here is left for the first spawn to meet and report.
      */
     private static void bindInBackground() {
-        Thread thread = new Thread(() -> {
+        Thread thread = new Binder();
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The binding thread: a class of its own, since a lambda's bootstrap cost the require 1-2 ms in a fresh JVM. */
+    private static final class Binder extends Thread {
+        Binder() {
+            super("posix-spawn-bind");
+        }
+
+        @Override
+        public void run() {
             try {
                 for (String name : PLAIN_SPAWN_CLASSES) Class.forName(name, true, PosixSpawnLibrary.class.getClassLoader());
             } catch (Throwable t) {
                 // the first spawn initialises them itself, and raises what this met
             }
-        }, "posix-spawn-bind");
-        thread.setDaemon(true);
-        thread.start();
+        }
     }
 
     /** The classes a plain spawn initialises, in the order it does (-verbose:class); PosixSpawnLibraryTest loads each. */
