@@ -34,6 +34,19 @@ RSpec.describe 'loading the gem' do
     expect(generated.(after)).to include('LibCExtra')
   end
 
+  # Native's methods are defined from their groups' tables (BoundMethod::Table): a group's class, with its
+  # methods' code, loads at its first call, so a plain spawn loads none of the six groups it never calls.
+  it "loads a group of Native's methods at its first call, not at the require" do
+    script = "require 'posix/spawn'; Process.wait(POSIX::Spawn.spawn('true')); raise unless $?.success?; " \
+             "$stdout.syswrite(\"SPAWNED\\n\"); raise unless POSIX::Spawn::Child.new('echo', 'hi').out == \"hi\\n\""
+    out = IO.popen([*JRubyLauncher.command(['-verbose:class']), '--dev', '-I', File.expand_path('../lib', __dir__), '-e', script], err: %i[child out], &:read)
+    expect($?).to be_success, out.lines.last(5).join
+    groups = ->(text) { text.scan(/org\.posixspawn\.jruby\.(\w+Methods)\s/).flatten.uniq.sort }
+    before, after = out.split("SPAWNED\n", 2)
+    expect(groups.(before)).to eq(['NativeMethods'])
+    expect(groups.(after)).to eq(['CaptureMethods'])
+  end
+
   # A short program (tens of spawns) never binds the PATH watch, milliseconds at one spawn: ProgramCache
   # binds it from the JVM's 64th search (WATCH_AFTER), and caches a command from its 8th once it is bound.
   it "binds the PATH watch's calls at the JVM's 64th search, not before" do

@@ -19,12 +19,22 @@ import org.posixspawn.jruby.plan.SpawnPlan;
 
 /** POSIX::Spawn::Native.capture: the engine of POSIX::Spawn::Child#exec! (lib/posix/spawn/child.rb). */
 public final class CaptureMethods implements BoundMethod.Group {
-    private CaptureMethods() {}
+    CaptureMethods() {} // made by its Table, at the first call
 
-    /** Defines these methods on {@code target}, Native's singleton class ({@link BoundMethod}). */
-    static void define(RubyModule target) {
-        BoundMethod.Group group = new CaptureMethods();
-        BoundMethod.define(target, group, "capture", 2, 0);
+    /**
+     * These methods' names and arities, defined on Native's singleton class without loading this class, which
+     * their first call loads ({@link BoundMethod.Table}).
+     */
+    static final class Table extends BoundMethod.Table {
+        @Override
+        void defineAll(RubyModule target) {
+            define(target, "capture", 2, 0);
+        }
+
+        @Override
+        BoundMethod.Group create() {
+            return new CaptureMethods();
+        }
     }
 
     @Override

@@ -12,14 +12,24 @@ import org.posixspawn.jruby.plan.RealDescriptors;
 
 /** POSIX::Spawn::Native's descriptor primitives: the gem's pipes, and what lib/posix/spawn/io.rb adds to IO. */
 public final class DescriptorMethods implements BoundMethod.Group {
-    private DescriptorMethods() {}
+    DescriptorMethods() {} // made by its Table, at the first call
 
-    /** Defines these methods on {@code target}, Native's singleton class ({@link BoundMethod}). */
-    static void define(RubyModule target) {
-        BoundMethod.Group group = new DescriptorMethods();
-        BoundMethod.define(target, group, "posix_fileno", 1, 0);
-        BoundMethod.define(target, group, "pipe", 1, 0);
-        BoundMethod.define(target, group, "mark_inheritable", 2, 0);
+    /**
+     * These methods' names and arities, defined on Native's singleton class without loading this class, which
+     * their first call loads ({@link BoundMethod.Table}).
+     */
+    static final class Table extends BoundMethod.Table {
+        @Override
+        void defineAll(RubyModule target) {
+            define(target, "posix_fileno", 1, 0);
+            define(target, "pipe", 1, 0);
+            define(target, "mark_inheritable", 2, 0);
+        }
+
+        @Override
+        BoundMethod.Group create() {
+            return new DescriptorMethods();
+        }
     }
 
     @Override

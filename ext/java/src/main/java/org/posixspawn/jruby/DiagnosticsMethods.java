@@ -18,21 +18,31 @@ import org.posixspawn.jruby.os.spawn.Spawner;
  * pretend_missing, which runs a fallback.
  */
 public final class DiagnosticsMethods implements BoundMethod.Group {
-    private DiagnosticsMethods() {}
+    DiagnosticsMethods() {} // made by its Table, at the first call
 
-    /** Defines these methods on {@code target}, Native's singleton class ({@link BoundMethod}). */
-    static void define(RubyModule target) {
-        BoundMethod.Group group = new DiagnosticsMethods();
-        BoundMethod.define(target, group, "trace", 1, 0);
-        BoundMethod.define(target, group, "last_route", 0, 0);
-        BoundMethod.define(target, group, "last_closing", 0, 0);
-        BoundMethod.define(target, group, "last_program_lookup", 0, 0);
-        BoundMethod.define(target, group, "last_pipes", 0, 0);
-        BoundMethod.define(target, group, "last_buffer_growth", 0, 0);
-        BoundMethod.define(target, group, "last_reaper_route", 0, 0);
-        BoundMethod.define(target, group, "reaper_owned_pids", 0, 0);
-        BoundMethod.define(target, group, "pretend_missing", 2, 0);
-        BoundMethod.define(target, group, "hold_at_gate", 1, 0);
+    /**
+     * These methods' names and arities, defined on Native's singleton class without loading this class, which
+     * their first call loads ({@link BoundMethod.Table}).
+     */
+    static final class Table extends BoundMethod.Table {
+        @Override
+        void defineAll(RubyModule target) {
+            define(target, "trace", 1, 0);
+            define(target, "last_route", 0, 0);
+            define(target, "last_closing", 0, 0);
+            define(target, "last_program_lookup", 0, 0);
+            define(target, "last_pipes", 0, 0);
+            define(target, "last_buffer_growth", 0, 0);
+            define(target, "last_reaper_route", 0, 0);
+            define(target, "reaper_owned_pids", 0, 0);
+            define(target, "pretend_missing", 2, 0);
+            define(target, "hold_at_gate", 1, 0);
+        }
+
+        @Override
+        BoundMethod.Group create() {
+            return new DiagnosticsMethods();
+        }
     }
 
     @Override

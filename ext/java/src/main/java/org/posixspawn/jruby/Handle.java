@@ -40,17 +40,7 @@ public final class Handle extends RubyObject {
 
     static void define(Ruby runtime, RubyModule spawn) {
         RubyClass type = spawn.defineClassUnder("Handle", runtime.getObject(), org.jruby.runtime.ObjectAllocator.NOT_ALLOCATABLE_ALLOCATOR);
-        BoundMethods group = new BoundMethods();
-        BoundMethod.define(type, group, "pid", 0, 0);
-        BoundMethod.define(type, group, "route", 0, 0);
-        BoundMethod.define(type, group, "status", 0, 0);
-        BoundMethod.define(type, group, "alive?", 0, 0);
-        BoundMethod.define(type, group, "leads_group?", 0, 0);
-        BoundMethod.define(type, group, "__wait", 1, 0);
-        BoundMethod.define(type, group, "__signal", 2, 0);
-        BoundMethod.define(type, group, "__on_exit", 0, 0);
-        BoundMethod.define(type, group, "__communicate", 6, 0);
-        BoundMethod.define(type, group, "__communicated", 0, 0);
+        new BoundMethods().defineAll(type);
     }
 
     /** A Handle of {@code child}, attached to it (so {@link #attachedTo} finds it again from the reaper's child). */
@@ -199,8 +189,27 @@ public final class Handle extends RubyObject {
         }
     }
 
-    /** Handle's methods, called by name ({@link BoundMethod}). */
-    private static final class BoundMethods implements BoundMethod.Group {
+    /** Handle's methods, called by name ({@link BoundMethod}): their table and their group at once (Handle is loaded). */
+    private static final class BoundMethods extends BoundMethod.Table implements BoundMethod.Group {
+        @Override
+        void defineAll(RubyModule type) {
+            define(type, "pid", 0, 0);
+            define(type, "route", 0, 0);
+            define(type, "status", 0, 0);
+            define(type, "alive?", 0, 0);
+            define(type, "leads_group?", 0, 0);
+            define(type, "__wait", 1, 0);
+            define(type, "__signal", 2, 0);
+            define(type, "__on_exit", 0, 0);
+            define(type, "__communicate", 6, 0);
+            define(type, "__communicated", 0, 0);
+        }
+
+        @Override
+        BoundMethod.Group create() {
+            return this;
+        }
+
         @Override
         public IRubyObject call(String name, ThreadContext context, IRubyObject self, IRubyObject[] args, Block block) {
             switch (name) {

@@ -13,14 +13,24 @@ import org.posixspawn.jruby.plan.SpawnPlan;
 
 /** POSIX::Spawn::Native's functions that give children to the reaper (lib/posix/spawn/handle.rb, spawn's :detach). */
 public final class HandleMethods implements BoundMethod.Group {
-    private HandleMethods() {}
+    HandleMethods() {} // made by its Table, at the first call
 
-    /** Defines these methods on {@code target}, Native's singleton class ({@link BoundMethod}). */
-    static void define(RubyModule target) {
-        BoundMethod.Group group = new HandleMethods();
-        BoundMethod.define(target, group, "start_handle", 1, BoundMethod.REST);
-        BoundMethod.define(target, group, "spawn_detached", 0, BoundMethod.REST);
-        BoundMethod.define(target, group, "handle_of", 1, 0);
+    /**
+     * These methods' names and arities, defined on Native's singleton class without loading this class, which
+     * their first call loads ({@link BoundMethod.Table}).
+     */
+    static final class Table extends BoundMethod.Table {
+        @Override
+        void defineAll(RubyModule target) {
+            define(target, "start_handle", 1, BoundMethod.REST);
+            define(target, "spawn_detached", 0, BoundMethod.REST);
+            define(target, "handle_of", 1, 0);
+        }
+
+        @Override
+        BoundMethod.Group create() {
+            return new HandleMethods();
+        }
     }
 
     @Override

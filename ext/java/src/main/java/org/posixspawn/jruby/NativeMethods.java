@@ -18,15 +18,25 @@ import org.posixspawn.jruby.plan.SpawnPlan;
 
 /** POSIX::Spawn::Native: the primitives lib/posix/spawn.rb builds its API on. */
 public final class NativeMethods implements BoundMethod.Group {
-    private NativeMethods() {}
+    NativeMethods() {} // made by its Table, at the first call
 
-    /** Defines these methods on {@code target}, Native's singleton class ({@link BoundMethod}). */
-    static void define(RubyModule target) {
-        BoundMethod.Group group = new NativeMethods();
-        BoundMethod.define(target, group, "spawn", 0, BoundMethod.REST);
-        BoundMethod.define(target, group, "system_spawn", 0, BoundMethod.REST);
-        BoundMethod.define(target, group, "waitpid", 1, 0);
-        BoundMethod.define(target, group, "last_status_set", 2, 0);
+    /**
+     * These methods' names and arities, defined on Native's singleton class without loading this class, which
+     * their first call loads ({@link BoundMethod.Table}).
+     */
+    static final class Table extends BoundMethod.Table {
+        @Override
+        void defineAll(RubyModule target) {
+            define(target, "spawn", 0, BoundMethod.REST);
+            define(target, "system_spawn", 0, BoundMethod.REST);
+            define(target, "waitpid", 1, 0);
+            define(target, "last_status_set", 2, 0);
+        }
+
+        @Override
+        BoundMethod.Group create() {
+            return new NativeMethods();
+        }
     }
 
     @Override

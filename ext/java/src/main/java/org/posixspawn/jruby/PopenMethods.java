@@ -24,16 +24,26 @@ import org.posixspawn.jruby.plan.RealDescriptors;
 
 /** POSIX::Spawn::Native's primitives for the pipes of the drop-in's IO.popen and ` (lib/posix/spawn/kernel/popen.rb). */
 public final class PopenMethods implements BoundMethod.Group {
-    private PopenMethods() {}
+    PopenMethods() {} // made by its Table, at the first call
 
-    /** Defines these methods on {@code target}, Native's singleton class ({@link BoundMethod}). */
-    static void define(RubyModule target) {
-        BoundMethod.Group group = new PopenMethods();
-        BoundMethod.define(target, group, "popen_spawn", 2, BoundMethod.REST);
-        BoundMethod.define(target, group, "popen_read", 3, 0);
-        BoundMethod.define(target, group, "tie_for_writing", 3, 0);
-        BoundMethod.define(target, group, "enlarge_pipe", 1, 0);
-        BoundMethod.define(target, group, "read_all", 1, 1);
+    /**
+     * These methods' names and arities, defined on Native's singleton class without loading this class, which
+     * their first call loads ({@link BoundMethod.Table}).
+     */
+    static final class Table extends BoundMethod.Table {
+        @Override
+        void defineAll(RubyModule target) {
+            define(target, "popen_spawn", 2, BoundMethod.REST);
+            define(target, "popen_read", 3, 0);
+            define(target, "tie_for_writing", 3, 0);
+            define(target, "enlarge_pipe", 1, 0);
+            define(target, "read_all", 1, 1);
+        }
+
+        @Override
+        BoundMethod.Group create() {
+            return new PopenMethods();
+        }
     }
 
     @Override

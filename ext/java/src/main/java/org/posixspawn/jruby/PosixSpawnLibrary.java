@@ -14,13 +14,13 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
     public boolean basicLoad(Ruby runtime) {
         RubyModule spawn = runtime.getOrCreateModule("POSIX").defineModuleUnder("Spawn");
         RubyModule functions = spawn.defineModuleUnder("Native").getSingletonClass();
-        NativeMethods.define(functions);
-        CaptureMethods.define(functions);
-        HandleMethods.define(functions);
-        DescriptorMethods.define(functions);
-        PopenMethods.define(functions);
-        PtyMethods.define(functions);
-        DiagnosticsMethods.define(functions);
+        new NativeMethods.Table().defineAll(functions);
+        new CaptureMethods.Table().defineAll(functions);
+        new HandleMethods.Table().defineAll(functions);
+        new DescriptorMethods.Table().defineAll(functions);
+        new PopenMethods.Table().defineAll(functions);
+        new PtyMethods.Table().defineAll(functions);
+        new DiagnosticsMethods.Table().defineAll(functions);
         bindInBackground();
         return true;
     }
@@ -55,7 +55,7 @@ public final class PosixSpawnLibrary implements BasicLibraryService {
 
     /** The classes a plain spawn initialises, in the order it does (-verbose:class); PosixSpawnLibraryTest loads each. */
     static final String[] PLAIN_SPAWN_CLASSES = {
-        "org.posixspawn.jruby.os.libc.Native", "org.posixspawn.jruby.os.libc.Constants", "org.posixspawn.jruby.os.libc.Features",
+        "org.posixspawn.jruby.NativeMethods", "org.posixspawn.jruby.os.libc.Native", "org.posixspawn.jruby.os.libc.Constants", "org.posixspawn.jruby.os.libc.Features",
         "org.posixspawn.jruby.Plans", "org.posixspawn.jruby.plan.SpawnArguments", "org.posixspawn.jruby.plan.SpawnArguments$Parsed", "org.posixspawn.jruby.plan.SpawnPlan",
         "org.posixspawn.jruby.plan.SpawnPlan$Builder", "org.posixspawn.jruby.plan.Conversions", "org.posixspawn.jruby.plan.Redirects",
         "org.posixspawn.jruby.plan.ExecOptions", "org.posixspawn.jruby.plan.Environment", "org.posixspawn.jruby.plan.EnvironmentSnapshot",

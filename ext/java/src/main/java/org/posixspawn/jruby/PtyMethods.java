@@ -19,18 +19,28 @@ import org.posixspawn.jruby.plan.SpawnPlan;
 
 /** POSIX::Spawn::Native's pseudo-terminal primitives, which lib/posix/spawn/pty.rb builds open_pty and pty_spawn on. */
 public final class PtyMethods implements BoundMethod.Group {
-    private PtyMethods() {}
+    PtyMethods() {} // made by its Table, at the first call
 
-    /** Defines these methods on {@code target}, Native's singleton class ({@link BoundMethod}). */
-    static void define(RubyModule target) {
-        BoundMethod.Group group = new PtyMethods();
-        BoundMethod.define(target, group, "pty_open", 1, 0);
-        BoundMethod.define(target, group, "pty_spawn", 5, 0);
-        BoundMethod.define(target, group, "pty_dup", 1, 0);
-        BoundMethod.define(target, group, "pty_close", 1, 0);
-        BoundMethod.define(target, group, "pty_winsize", 3, 0);
-        BoundMethod.define(target, group, "pty_read", 3, 0);
-        BoundMethod.define(target, group, "pty_wait_readable", 1, 0);
+    /**
+     * These methods' names and arities, defined on Native's singleton class without loading this class, which
+     * their first call loads ({@link BoundMethod.Table}).
+     */
+    static final class Table extends BoundMethod.Table {
+        @Override
+        void defineAll(RubyModule target) {
+            define(target, "pty_open", 1, 0);
+            define(target, "pty_spawn", 5, 0);
+            define(target, "pty_dup", 1, 0);
+            define(target, "pty_close", 1, 0);
+            define(target, "pty_winsize", 3, 0);
+            define(target, "pty_read", 3, 0);
+            define(target, "pty_wait_readable", 1, 0);
+        }
+
+        @Override
+        BoundMethod.Group create() {
+            return new PtyMethods();
+        }
     }
 
     @Override
