@@ -20,10 +20,7 @@ import org.posixspawn.jruby.os.spawn.Spawner;
 public final class DiagnosticsMethods implements BoundMethod.Group {
     DiagnosticsMethods() {} // made by its Table, at the first call
 
-    /**
-     * These methods' names and arities, defined on Native's singleton class without loading this class, which
-     * their first call loads ({@link BoundMethod.Table}).
-     */
+    /** These methods' names and arities ({@link BoundMethod.Table}). */
     static final class Table extends BoundMethod.Table {
         @Override
         void defineAll(RubyModule target) {

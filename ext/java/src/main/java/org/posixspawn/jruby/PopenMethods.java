@@ -26,10 +26,7 @@ import org.posixspawn.jruby.plan.RealDescriptors;
 public final class PopenMethods implements BoundMethod.Group {
     PopenMethods() {} // made by its Table, at the first call
 
-    /**
-     * These methods' names and arities, defined on Native's singleton class without loading this class, which
-     * their first call loads ({@link BoundMethod.Table}).
-     */
+    /** These methods' names and arities ({@link BoundMethod.Table}). */
     static final class Table extends BoundMethod.Table {
         @Override
         void defineAll(RubyModule target) {

@@ -21,10 +21,7 @@ import org.posixspawn.jruby.plan.SpawnPlan;
 public final class PtyMethods implements BoundMethod.Group {
     PtyMethods() {} // made by its Table, at the first call
 
-    /**
-     * These methods' names and arities, defined on Native's singleton class without loading this class, which
-     * their first call loads ({@link BoundMethod.Table}).
-     */
+    /** These methods' names and arities ({@link BoundMethod.Table}). */
     static final class Table extends BoundMethod.Table {
         @Override
         void defineAll(RubyModule target) {
