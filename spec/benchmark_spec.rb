@@ -29,7 +29,7 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
   it 'gives every case a time budget and reports its operations, spread, ratio and warm-up, then the summary' do
     out, err, status = benchmark('-t', '0.2', '-w', '0.1', '--rounds', '3', '-m', '10')
     expect(status).to be_success, err
-    expect(out).to include('posix-spawn-benchmark: warm. Each case warmed up until its median operation in two successive windows',
+    expect(out).to include('posix-spawn-benchmark: warm. Each case warmed up until its median operation in a window was no faster',
                            'then timed for 0.2 s in 3 rounds, the cases taking turns in a new order each; 1 thread')
     expect(out).to match(row('POSIX::Spawn.spawn', /\d+ +\d+\.\d +\d+\.\d +1\.00 +#{warmed}/))
     (spawn_cases.drop(1) + capture_cases.drop(1)).each do |name|
@@ -134,6 +134,19 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     runner.warm_up
     # windows of 0.2 s planned, each ending early: four of them took about 0.4 s
     expect(runner.warmups[speeding]).to have_attributes(settled: false, seconds: be_between(0.6, 1.0))
+  end
+
+  it 'counts a case settled once a window is no faster than the one before, even when it is slower (noise, not warm-up)' do
+    started = nil
+    slowing = bench::RubyCase.new('POSIX::Spawn.spawn', :spawn) do # a fifth slower every 0.1 s: no two windows agree
+      started ||= bench.now
+      sleep(0.002 * 1.2**((bench.now - started) / 0.1))
+    end
+    settings = bench::Settings.new(time: 0.1, warmup: 2.0, rounds: 3, threads: 1, mem_mb: 10, graph: false, format: 'table')
+    runner = bench::Runner.new([slowing], settings, bench::Progress.new(StringIO.new))
+    runner.warm_up
+    # the first operation, then two windows of 0.3 s planned (each runs long): warm-up ends at the second
+    expect(runner.warmups[slowing]).to have_attributes(settled: true, seconds: be < 1.5)
   end
 
   it 'keeps a case slower than its share of a round within its budget: it sits out rounds, but runs in three' do

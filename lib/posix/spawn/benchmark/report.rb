@@ -60,8 +60,8 @@ module POSIX
                   else "then timed for #{s.time} s"
                   end
           threads = s.threads == 1 ? '1 thread' : "#{s.threads} threads"
-          ["posix-spawn-benchmark: warm. Each case warmed up until its median operation in two successive windows " \
-           "took the same time within #{(Runner::AGREE * 100).round}% (settled; at most #{s.warmup} s),",
+          ["posix-spawn-benchmark: warm. Each case warmed up until its median operation in a window was no faster " \
+           "than in the one before, within #{(Runner::AGREE * 100).round}% (settled; at most #{s.warmup} s),",
            "#{timed} in #{s.rounds} rounds, the cases taking turns in a new order each; #{threads}. Warming up took " \
            "#{Progress.duration(@seconds[:warm_up])}, timing #{Progress.duration(@seconds[:timing])}",
            Report.platform]

@@ -49,8 +49,8 @@ module POSIX
         end
       end
 
-      # How a case's warm-up went: whether two successive windows agreed, the seconds it took, and its
-      # last window's seconds per operation.
+      # How a case's warm-up went: whether its rate stopped improving (Runner::AGREE), the seconds it took,
+      # and its last window's seconds per operation.
       Warmup = Struct.new(:settled, :seconds, :per_op)
 
       # The timings measured with the live heap at heap_mb: { case => Timing }.
@@ -63,7 +63,11 @@ module POSIX
       # rounds so far; with --count, the count split among the rounds.
       class Runner
         WINDOW = 0.3 # seconds of a warm-up window, at most
-        AGREE = 0.05 # how close two successive windows' typical times must be for the case to be settled (Window)
+        # A case is settled when a window's typical operation (Window) is no more than this faster than the
+        # window's before it. Warming up only makes a case faster; a window no faster says the compilers are
+        # done with it, and one slower is the machine's noise (on a VM at 2 ms a spawn, windows 0.3 s apart
+        # differ by up to 10% either way: asking for agreement both ways left a case in three unsettled).
+        AGREE = 0.05
 
         # warmups: { case => Warmup }; seconds: { warm_up:, timing: } spent so far.
         attr_reader :warmups, :seconds
@@ -82,9 +86,9 @@ module POSIX
           @seconds = { warm_up: 0.0, timing: 0.0 }
         end
 
-        # Warms each case up in turn (and checks it does what it should): windows of operations until two
-        # successive ones agree within AGREE, or its --warmup seconds are spent. Agreeing windows are what
-        # says the JIT has settled on this case's code, rather than a count of operations assumed enough.
+        # Warms each case up in turn (and checks it does what it should): windows of operations until one is
+        # no faster than the one before (AGREE), or its --warmup seconds are spent. A rate that stopped
+        # improving is what says the JIT has settled on this case's code, not a count of operations assumed enough.
         def warm_up
           started = Benchmark.now
           @cases.each_with_index do |c, i|
@@ -139,8 +143,8 @@ module POSIX
         end
 
         # The first operation alone first: it checks the case works and sizes the first window. Then windows
-        # until two agree, or until the budget has no room for another, however fast the operations became:
-        # a window is sized by the last one's mean, so one the JIT is speeding up ends early.
+        # until one is no faster than the last, or until the budget has no room for another, however fast the
+        # operations became: a window is sized by the last one's mean, so one the JIT is speeding up ends early.
         def warm_up_case(c)
           started = Benchmark.now
           window = [@settings.warmup / 4.0, WINDOW].min
@@ -149,7 +153,7 @@ module POSIX
           settled = false
           while window.positive? && Benchmark.now - started + window <= @settings.warmup
             last = c.warm_up([(window / last.mean).floor, 1].max)
-            settled = !previous.nil? && (last.typical / previous.typical - 1).abs <= AGREE
+            settled = !previous.nil? && last.typical >= previous.typical * (1 - AGREE)
             break if settled
 
             previous = last
