@@ -93,6 +93,21 @@ RSpec.describe 'loading the gem' do
       .and match(/org\.posixspawn\.jruby\.os\.libc\.BoundLibC\b/).and match(/org\.posixspawn\.jruby\.os\.spawn\.PlainSetup\b/)
   end
 
+  # Threads that make their first calls at once: one loads the extension, the others wait for it.
+  it 'loads the extension once for threads making their first calls at once, each call working' do
+    script = <<~'RUBY'
+      require 'posix/spawn'
+      calls = [-> { Process.wait(POSIX::Spawn.spawn('true')) && $?.success? }, -> { POSIX::Spawn.system('true') },
+               -> { POSIX::Spawn.`('echo x') == "x\n" }, -> { POSIX::Spawn::Child.new('echo', 'y').out == "y\n" }]
+      start = Queue.new
+      threads = Array.new(8) { |i| Thread.new { start.pop && calls[i % 4].call } }
+      8.times { start << true }
+      p(threads.map { |t| t.value rescue $!.class })
+    RUBY
+    out = IO.popen([*JRubyLauncher.command, '-I', File.expand_path('../lib', __dir__), '-e', script], err: %i[child out], &:read)
+    expect(out).to eq("#{[true] * 8}\n")
+  end
+
   # What loads on first use needs a descriptor to open its file: a program out of them meets the reason, as
   # the call would have raised it (MRI's spawn raises EMFILE there too; a constant's autoload: LoadError
   # naming it), and the call works once descriptors are free again (JRuby 9.4 forgets an autoload that
