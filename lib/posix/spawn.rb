@@ -5,6 +5,8 @@ end
 
 require 'posix/spawn/version'
 require 'posix/spawn/arguments'
+require 'posix_spawn_jruby.jar'
+JRuby::Util.load_ext('org.posixspawn.jruby.PosixSpawnLibrary')
 
 module POSIX
   # Fast, thread-safe process spawning for JRuby: Process.spawn's whole interface, executed with
@@ -196,9 +198,9 @@ require 'posix/spawn/io' # at once: it records the IOs the program makes inherit
 
 module POSIX
   module Spawn
-    # The rest of the gem loads on first use, the Java extension too, so that requiring it costs a program
-    # only these files (doc/performance-history.md, "Cold"): each constant from its file, the module
-    # functions of handle.rb and pty.rb through OnFirstUse, and Native's methods (below).
+    # The rest of the gem loads on first use, so that the require costs only what a spawn needs
+    # (doc/performance-history.md, "Cold"): each constant from its file, and the module functions of
+    # handle.rb and pty.rb through OnFirstUse.
     DEFERRED = { Child: 'child', Handle: 'handle', HandleAwareWait: 'handle', PtyMaster: 'pty_master', PtySlave: 'pty',
                  PtyArguments: 'pty', Options: 'options', MaximumOutputExceeded: 'errors', TimeoutExceeded: 'errors',
                  Aborted: 'errors', ChildExited: 'errors' }.transform_values { |file| "posix/spawn/#{file}" }.freeze
@@ -233,15 +235,5 @@ module POSIX
     end
     include OnFirstUse
     private_constant :OnFirstUse
-
-    # Native's methods are the Java extension's (native.rb), which loads at the first call of one and defines
-    # them all. Out of descriptors, that call raises Errno::EMFILE, as MRI's spawn would, and works once
-    # there are some again.
-    module Native
-      def self.method_missing(name, *args, **keywords, &block)
-        OnFirstUse.load('posix/spawn/native')
-        respond_to?(name) ? __send__(name, *args, **keywords, &block) : super
-      end
-    end
   end
 end

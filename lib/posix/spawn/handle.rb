@@ -2,7 +2,6 @@ require 'posix/spawn'
 require 'posix/spawn/arguments'
 require 'posix/spawn/errors'
 require 'posix/spawn/options'
-require 'posix/spawn/native'
 JRuby::Util.load_ext('org.posixspawn.jruby.HandleLibrary') # Handle's core, before the class is reopened below
 
 module POSIX
