@@ -135,7 +135,7 @@ RSpec.describe 'the rlimit gate', if: File.directory?('/proc/self') do
       POSIX::Spawn::Native.hold_at_gate(true)
       Thread.new { POSIX::Spawn.spawn('sleep', '300', rlimit_core: 0) }
       held = nil
-      # a thread may end between the glob and the read (the extension's binding thread, started by the call above)
+      # a thread may end between the glob and the read (the binding thread, the JIT's)
       sleep 0.01 until (held = Dir.glob('/proc/self/task/*/children').flat_map { |f| (File.read(f) rescue '').split }.first)
       sleep 0.01 until File.read("/proc/#{held}/stat")[/\) (\S)/, 1] == 'S'
       puts held
