@@ -26,6 +26,16 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     /^  #{Regexp.escape(name)} +#{rest}$/
   end
 
+  # The Warmup of a lone case whose operation sleeps for DURATION[seconds since its first], given WARMUP s.
+  define_method(:warm_up_alone) do |warmup, &duration|
+    started = nil
+    c = bench::RubyCase.new('POSIX::Spawn.spawn', :spawn) { sleep(duration.(bench.now - (started ||= bench.now))) }
+    settings = bench::Settings.new(time: 0.1, warmup: warmup, rounds: 3, threads: 1, mem_mb: 10, graph: false, format: 'table')
+    runner = bench::Runner.new([c], settings, bench::Progress.new(StringIO.new))
+    runner.warm_up
+    runner.warmups[c]
+  end
+
   it 'gives every case a time budget and reports its operations, spread, ratio and warm-up, then the summary' do
     out, err, status = benchmark('-t', '0.2', '-w', '0.1', '--rounds', '3', '-m', '10')
     expect(status).to be_success, err
@@ -124,29 +134,15 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
   end
 
   it 'warms a case that never settles for its whole warm-up budget, however fast it became, and says so' do
-    started = nil
-    speeding = bench::RubyCase.new('POSIX::Spawn.spawn', :spawn) do # twice as fast every 0.1 s: no two windows agree
-      started ||= bench.now
-      sleep(0.02 * 0.5**((bench.now - started) / 0.1))
-    end
-    settings = bench::Settings.new(time: 0.1, warmup: 0.8, rounds: 3, threads: 1, mem_mb: 10, graph: false, format: 'table')
-    runner = bench::Runner.new([speeding], settings, bench::Progress.new(StringIO.new))
-    runner.warm_up
+    speeding = warm_up_alone(0.8) { |t| 0.02 * 0.5**(t / 0.1) } # twice as fast every 0.1 s: no two windows agree
     # windows of 0.2 s planned, each ending early: four of them took about 0.4 s
-    expect(runner.warmups[speeding]).to have_attributes(settled: false, seconds: be_between(0.6, 1.0))
+    expect(speeding).to have_attributes(settled: false, seconds: be_between(0.6, 1.0))
   end
 
   it 'counts a case settled once a window is no faster than the one before, even when it is slower (noise, not warm-up)' do
-    started = nil
-    slowing = bench::RubyCase.new('POSIX::Spawn.spawn', :spawn) do # a fifth slower every 0.1 s: no two windows agree
-      started ||= bench.now
-      sleep(0.002 * 1.2**((bench.now - started) / 0.1))
-    end
-    settings = bench::Settings.new(time: 0.1, warmup: 2.0, rounds: 3, threads: 1, mem_mb: 10, graph: false, format: 'table')
-    runner = bench::Runner.new([slowing], settings, bench::Progress.new(StringIO.new))
-    runner.warm_up
+    slowing = warm_up_alone(2.0) { |t| 0.002 * 1.2**(t / 0.1) } # a fifth slower every 0.1 s
     # the first operation, then two windows of 0.3 s planned (each runs long): warm-up ends at the second
-    expect(runner.warmups[slowing]).to have_attributes(settled: true, seconds: be < 1.5)
+    expect(slowing).to have_attributes(settled: true, seconds: be < 1.5)
   end
 
   it 'keeps a case slower than its share of a round within its budget: it sits out rounds, but runs in three' do
