@@ -66,7 +66,7 @@ module POSIX
         # A case is settled when a window's typical operation (Window) is no more than this faster than the
         # window's before it. Warming up only makes a case faster; a window no faster says the compilers are
         # done with it, and one slower is the machine's noise (on a VM at 2 ms a spawn, windows 0.3 s apart
-        # differ by up to 10% either way: asking for agreement both ways left a case in three unsettled).
+        # differ by 10-15% either way: asking for agreement both ways left half the spawn cases unsettled).
         AGREE = 0.05
 
         # warmups: { case => Warmup }; seconds: { warm_up:, timing: } spent so far.
@@ -88,7 +88,8 @@ module POSIX
 
         # Warms each case up in turn (and checks it does what it should): windows of operations until one is
         # no faster than the one before (AGREE), or its --warmup seconds are spent. A rate that stopped
-        # improving is what says the JIT has settled on this case's code, not a count of operations assumed enough.
+        # improving is what says the JIT has settled on this case's code, not a count of operations assumed
+        # enough.
         def warm_up
           started = Benchmark.now
           @cases.each_with_index do |c, i|
