@@ -1,5 +1,6 @@
 require 'spec_helper'
 require_relative 'drop_in_context'
+require 'open3' # as a program must: the drop-in does not load it
 
 RSpec.describe POSIX::Spawn::Kernel do
   # What JRuby defines for each replaced entry: owner, visibility, arity (MRI's are the same owners).
@@ -107,12 +108,33 @@ RSpec.describe POSIX::Spawn::Kernel do
     expect(out).to end_with('true false') # Java 24+ may warn about sun.misc.Unsafe first
     embedded = JRubyLauncher.embedded_command
     skip 'needs jruby-complete.jar to start JRuby without its --add-opens' unless embedded
-    # JRuby's own pipes have made-up filenos there (Java 17+); the drop-in's have real ones.
+    # JRuby's own pipes have made-up filenos there (Java 17+); the drop-in's have real ones. Open3's own
+    # pipes must be the drop-in's before its first call there, however the program loads it (Kernel.require
+    # is not Kernel#require, which sees the others), so Open3 comes with the drop-in.
     cmd = [*embedded, "-I#{lib}", '-e',
-           "require 'posix/spawn/kernel'; print POSIX::Spawn::Kernel.installed?, ' ', `echo hi`.inspect, ' ', $?.exitstatus"]
+           "require 'posix/spawn/kernel'; print POSIX::Spawn::Kernel.installed?, ' ', `echo hi`.inspect, ' ', $?.exitstatus; " \
+           "Kernel.require 'open3'; print ' ', Open3.popen2('echo', 'ho') { |_i, o, _t| o.read }.inspect"]
     out = IO.popen(cmd, err: [:child, :out], &:read)
     expect(out).not_to include('not installed')
-    expect(out).to end_with('true "hi\n" 0')
+    expect(out).to end_with('true "hi\n" 0 "ho\n"')
+  end
+
+  # As in MRI, Open3 exists once the program requires it; its methods are the drop-in's from then on.
+  it 'loads no Open3, and replaces its methods when the program requires it: after the drop-in, before it, or while uninstalled' do
+    lib = File.expand_path('../../lib', __dir__)
+    run = lambda do |steps|
+      script = "ours = -> { Open3.method(:capture3).source_location.first.end_with?('posix/spawn/kernel/open3.rb') }; #{steps}"
+      IO.popen([*JRubyLauncher.command, '-I', lib, '-e', script], err: [:child, :out], &:read)
+    end
+    after = run.("require 'posix/spawn/kernel'; print defined?(Open3).inspect, ' '; require 'open3'; " \
+                 "print ours.(), ' ', Open3.private_instance_methods(false).include?(:capture3) && " \
+                 "Open3.instance_method(:capture3).source_location.first.end_with?('kernel/open3.rb')")
+    expect(after).to end_with('nil true true')
+    before = run.("require 'open3'; require 'posix/spawn/kernel'; print ours.()")
+    expect(before).to end_with('true')
+    uninstalled = run.("require 'posix/spawn/kernel'; POSIX::Spawn::Kernel.uninstall; require 'open3'; print ours.(), ' '; " \
+                       "POSIX::Spawn::Kernel.install; print ours.()")
+    expect(uninstalled).to end_with('false true')
   end
 
   # JRuby's pty sets LIBFIXPOSIX_PATH as it loads. The drop-in does not load it (0.65 s): as in MRI, PTY

@@ -1,5 +1,6 @@
 require 'spec_helper'
 require_relative 'drop_in_context'
+require 'open3' # as a program must: the drop-in does not load it
 
 # MRI's own test/test_open3.rb (ruby/ruby), ported to RSpec and run through the drop-in: each example is
 # the test of that name, with MRI's assertions. The children are MRI's ruby (/usr/bin/ruby), as in MRI's

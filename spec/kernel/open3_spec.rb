@@ -1,5 +1,6 @@
 require 'spec_helper'
 require_relative 'drop_in_context'
+require 'open3' # as a program must: the drop-in does not load it
 require 'timeout'
 
 # Open3 with the drop-in; expectations are MRI 3.1's (/usr/bin/ruby) for the same calls.
@@ -38,7 +39,7 @@ RSpec.describe 'Open3 with the drop-in' do
   it 'transcodes to Encoding.default_internal as Open3\'s reads do (MRI: "é" in UTF-8 from ISO-8859-1)' do
     lib = File.expand_path('../../lib', __dir__)
     script = %q(%i[capture3 capture2 capture2e].each { |m| o, = Open3.send(m, "printf '\\351'"); print o.encoding, " ", o.bytes.inspect, ";" })
-    out = IO.popen({ 'RUBYOPT' => "-I#{lib} -rposix/spawn/kernel" }, [*JRubyLauncher.command, '-E', 'ISO-8859-1:UTF-8', '-e', script], &:read)
+    out = IO.popen({ 'RUBYOPT' => "-I#{lib} -rposix/spawn/kernel -ropen3" }, [*JRubyLauncher.command, '-E', 'ISO-8859-1:UTF-8', '-e', script], &:read)
     expect(out).to end_with('UTF-8 [195, 169];' * 3)
   end
 

@@ -80,6 +80,17 @@ module POSIX
           @installed
         end
 
+        # Whether JRuby's own IO.pipe gives IOs over real descriptors (not without the --add-opens).
+        def real_pipe_filenos?
+          reader, writer = IO.pipe
+          POSIX::Spawn::Native.posix_fileno(reader)
+          true
+        rescue ArgumentError # RealDescriptors: a number of JRuby's own
+          false
+        ensure
+          [reader, writer].each { |io| io&.close }
+        end
+
         private
 
         # Defines the method in the target's own body (module_eval), where its visibility is set as a class
@@ -127,7 +138,9 @@ require 'posix/spawn/kernel/process'
 require 'posix/spawn/kernel/popen'
 require 'posix/spawn/kernel/popen3'
 require 'posix/spawn/kernel/pipe_open'
-require 'posix/spawn/kernel/open3'
-require 'posix/spawn/kernel/pty'
+require 'posix/spawn/kernel/on_require'
+# Without JRuby's --add-opens, Open3's own pipes must be the engine's before its first call (kernel/open3.rb):
+# there Open3 comes with the drop-in, and ::install replaces it.
+require 'open3' unless POSIX::Spawn::Kernel.real_pipe_filenos?
 
 POSIX::Spawn::Kernel.install

@@ -1,8 +1,5 @@
-require 'open3'
 require 'posix/spawn/arguments'
 require 'posix/spawn/kernel'
-require 'posix/spawn/child'
-require 'posix/spawn/handle'
 
 module POSIX
   module Spawn
@@ -104,6 +101,7 @@ module POSIX
         end
       end
 
+      # Loaded by OnRequire once the program has loaded Open3 (at once without the --add-opens: kernel.rb).
       Open3Capture::ORIGINALS = %i[capture3 capture2 capture2e].to_h do |name|
         replace(::Open3.singleton_class, name, Open3Methods.instance_method(name))
         [name, replace(::Open3, name, Open3Methods.instance_method(name))]
@@ -118,17 +116,6 @@ module POSIX
         KEY = :__posix_spawn_open3_pipes
 
         module_function
-
-        # Whether JRuby's own IO.pipe gives IOs over real descriptors (not without the --add-opens).
-        def real_pipe_filenos?
-          reader, writer = IO.pipe
-          POSIX::Spawn::Native.posix_fileno(reader)
-          true
-        rescue ArgumentError # RealDescriptors: a number of JRuby's own
-          false
-        ensure
-          [reader, writer].each { |io| io&.close }
-        end
 
         # Runs Open3's `original` on the receiver with IO.pipe making engine pipes in this fiber until the
         # block is called (the block's own IO.pipe calls get JRuby's again).
@@ -155,7 +142,7 @@ module POSIX
         end
       end
 
-      unless Open3Pipes.real_pipe_filenos?
+      unless Kernel.real_pipe_filenos?
         Open3Pipes::ORIGINAL_PIPE = replace(::IO.singleton_class, :pipe, Open3PipeMethods.instance_method(:pipe))
         Open3Pipes::ORIGINALS = Open3Pipes::METHODS.to_h do |name|
           replace(::Open3.singleton_class, name, Open3PipeMethods.instance_method(name))

@@ -1,4 +1,3 @@
-require 'open3'
 require 'posix/spawn/kernel'
 
 module POSIX
@@ -10,6 +9,7 @@ module POSIX
         # IO.popen3([env,] cmd... [, opts]) -> [stdin, stdout, stderr, wait_thread], as Open3.popen3
         # (JRuby's shape); with a block, yields them and returns its value.
         def popen3(*cmd, &block)
+          require 'open3' # here, not with the drop-in: its require loads only what it replaces
           Open3.popen3(*cmd, &block)
         end
 

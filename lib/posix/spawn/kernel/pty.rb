@@ -1,7 +1,5 @@
-require 'etc'
 require 'posix/spawn/arguments'
 require 'posix/spawn/kernel'
-require 'posix/spawn/pty'
 
 module POSIX
   module Spawn
@@ -32,9 +30,13 @@ module POSIX
           POSIX::Spawn.open_pty(&block)
         end
 
-        # MRI: pty_getpty's shell: $SHELL, else the user's login shell, else /bin/sh.
+        # MRI: pty_getpty's shell: $SHELL, else the user's login shell, else /bin/sh. (Etc only then: the
+        # drop-in's require loads no more than it replaces.)
         def self.user_shell
-          ENV['SHELL'] || Etc.getpwuid(Process.uid)&.shell || '/bin/sh'
+          return ENV['SHELL'] if ENV['SHELL']
+
+          require 'etc'
+          Etc.getpwuid(Process.uid)&.shell || '/bin/sh'
         rescue ArgumentError
           '/bin/sh'
         end
@@ -47,40 +49,9 @@ module POSIX
         end
       end
 
-      # JRuby's PTY is not loaded by the drop-in: `require 'pty'` takes JRuby about 0.65 s (FFI and
-      # libfixposix), and as in MRI, PTY exists once the program requires it. Its methods are replaced then,
-      # by Kernel#require's replacement below, at once when it is already loaded, or by a later ::install when
-      # it was loaded while the drop-in was uninstalled.
-      module PtyOnRequire
-        @replaced = false
-
-        # Replaces PTY's methods, once, if JRuby's PTY is loaded.
-        def self.replace_pty
-          return if @replaced || !defined?(::PTY)
-
-          @replaced = true
-          Kernel.replace(::PTY.singleton_class, :spawn, PtyMethods.instance_method(:spawn))
-          Kernel.replace(::PTY.singleton_class, :getpty, PtyMethods.instance_method(:spawn))
-          Kernel.replace(::PTY.singleton_class, :open, PtyMethods.instance_method(:open))
-        end
-
-        # JRuby's pty loads libfixposix, whose loader sets LIBFIXPOSIX_PATH in ENV (read once, as it loads):
-        # ENV is put back, so that the drop-in changes nothing a child sees.
-        def require(feature)
-          return ORIGINAL_REQUIRE.bind_call(self, feature) unless feature == 'pty'
-
-          environment = ENV.to_h
-          begin
-            ORIGINAL_REQUIRE.bind_call(self, feature)
-          ensure
-            ENV.replace(environment) unless ENV.to_h == environment
-            PtyOnRequire.replace_pty
-          end
-        end
-      end
-
-      before_install { PtyOnRequire.replace_pty }
-      PtyOnRequire.const_set(:ORIGINAL_REQUIRE, replace(::Kernel, :require, PtyOnRequire.instance_method(:require)))
+      # Loaded by OnRequire once the program has loaded JRuby's PTY.
+      %i[spawn getpty].each { |name| replace(::PTY.singleton_class, name, PtyMethods.instance_method(:spawn)) }
+      replace(::PTY.singleton_class, :open, PtyMethods.instance_method(:open))
     end
   end
 end
