@@ -187,6 +187,17 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     expect(options.call).not_to be_empty # bin/dev gives this JVM some (its class data archive), so the check checks something
   end
 
+  it 'with --cold, starts fresh JVMs as this one started where there is no jruby launcher: java -jar jruby-complete.jar, java -cp' do
+    jar = JRubyLauncher.jar or skip 'needs jruby-complete.jar'
+    script = "require 'posix/spawn/benchmark/cold'; " \
+             "print IO.popen([*POSIX::Spawn::Benchmark::Cold.launcher, '-e', 'print ENV_JAVA[%q(sun.java.command)].split.first'], &:read)"
+    { ['-jar', jar] => jar, ['-cp', jar, 'org.jruby.Main'] => 'org.jruby.Main' }.each do |how, started|
+      out, err, status = Open3.capture3({ 'JRUBY_JAR' => nil }, JRubyLauncher.java, *how, '-I', File.join(root, 'lib'), '-e', script)
+      expect(status).to be_success, err
+      expect(out).to end_with(started)
+    end
+  end
+
   it 'with --cold, requires the feature in each fresh JVM before anything else, as a script\'s first line' do
     Dir.mktmpdir do |dir|
       File.write(File.join(dir, 'probe.rb'), "warn \"before the feature: \#{$LOADED_FEATURES.grep(/json|benchmark/).inspect}\"\n")

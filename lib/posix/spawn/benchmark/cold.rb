@@ -26,14 +26,23 @@ module POSIX
           end
         end
 
-        # The command that starts a fresh JRuby like this one: when bin/dev started this one (it says so in
-        # JRUBY_JAR), the same java with this JVM's own options (its class data archive, heap, Java 24's
-        # Unsafe switch) and `-jar jruby-complete.jar`; otherwise the jruby launcher.
+        # The command that starts a fresh JRuby like this one: the jruby launcher that started it; else the
+        # same java with this JVM's own options (its class data archive, heap, Java 24's Unsafe switch) and
+        # `-jar jruby-complete.jar` when bin/dev (which says so in JRUBY_JAR) or `java -jar` started it, or
+        # its class path and org.jruby.Main (an embedding, `java -cp`), where there is no launcher to run.
         def self.launcher
-          return [RbConfig.ruby] unless ENV['JRUBY_JAR']
+          jar = ENV['JRUBY_JAR'] || started_from_jar
+          return [RbConfig.ruby] if jar.nil? && java.io.File.new(RbConfig.ruby).file? # not JRuby's uri:classloader: one
 
           options = java.lang.management.ManagementFactory.getRuntimeMXBean.getInputArguments.to_a
-          [File.join(ENV_JAVA['java.home'], 'bin', 'java'), *options, '-jar', ENV['JRUBY_JAR']]
+          start = jar ? ['-jar', jar] : ['-cp', ENV_JAVA['java.class.path'], 'org.jruby.Main']
+          [File.join(ENV_JAVA['java.home'], 'bin', 'java'), *options, *start]
+        end
+
+        # The jar of `java -jar JAR`, when that started this JVM.
+        def self.started_from_jar
+          path = ENV_JAVA['java.class.path'].to_s
+          path if path.end_with?('.jar') && ENV_JAVA['sun.java.command'].to_s.start_with?(path)
         end
 
         def initialize(settings, cases, progress)
