@@ -80,8 +80,16 @@ module POSIX
           @installed
         end
 
-        # Whether JRuby's own IO.pipe gives IOs over real descriptors (not without the --add-opens).
+        # Whether JRuby's own IO.pipe gives IOs over real descriptors (not without the --add-opens): asked
+        # once a JVM, by the drop-in's require, and kept for kernel/open3.rb.
         def real_pipe_filenos?
+          @real_pipe_filenos = probe_pipe_filenos if @real_pipe_filenos.nil?
+          @real_pipe_filenos
+        end
+
+        private
+
+        def probe_pipe_filenos
           reader, writer = IO.pipe
           POSIX::Spawn::Native.posix_fileno(reader)
           true
@@ -90,8 +98,6 @@ module POSIX
         ensure
           [reader, writer].each { |io| io&.close }
         end
-
-        private
 
         # Defines the method in the target's own body (module_eval), where its visibility is set as a class
         # body sets it.
