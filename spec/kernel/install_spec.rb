@@ -135,6 +135,10 @@ RSpec.describe POSIX::Spawn::Kernel do
     uninstalled = run.("require 'posix/spawn/kernel'; POSIX::Spawn::Kernel.uninstall; require 'open3'; print ours.(), ' '; " \
                        "POSIX::Spawn::Kernel.install; print ours.()")
     expect(uninstalled).to end_with('false true')
+    # An autoload the program registered stays the program's to trigger; then its methods are the drop-in's.
+    autoloaded = run.("require 'posix/spawn/kernel'; autoload :Open3, 'open3'; require 'json'; " \
+                      "print $LOADED_FEATURES.grep(%r{/open3\\.rb\\z}).inspect, ' ', ours.()")
+    expect(autoloaded).to end_with('[] true')
   end
 
   # JRuby's pty sets LIBFIXPOSIX_PATH as it loads. The drop-in does not load it (0.65 s): as in MRI, PTY

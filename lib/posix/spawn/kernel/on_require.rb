@@ -29,8 +29,10 @@ module POSIX
           ready.each_value { |file, _| require file }
         end
 
+        # (A constant still to be autoloaded is not: asking for it here would load it before the program does.)
         def self.loaded?(name, methods)
-          Object.const_defined?(name, false) && methods.all? { |m| Object.const_get(name).respond_to?(m) }
+          Object.const_defined?(name, false) && !Object.autoload?(name) &&
+            methods.all? { |m| Object.const_get(name).respond_to?(m) }
         end
 
         # JRuby's pty loads libfixposix, whose loader sets LIBFIXPOSIX_PATH in ENV (read once, as it loads):
