@@ -58,6 +58,15 @@ RSpec.describe 'PTY under the drop-in' do
     ENV['SHELL'] = shell
   end
 
+  it "without $SHELL takes the user's login shell from Etc, which the drop-in loads only then" do
+    lib = File.expand_path('../../lib', __dir__)
+    script = "require 'posix/spawn/kernel'; require 'pty'; print defined?(Etc).inspect, ' ', " \
+             'POSIX::Spawn::Kernel::PtyMethods.user_shell'
+    out = IO.popen(ENV.to_h.reject { |name, _| name == 'SHELL' }, [*JRubyLauncher.command, '--disable-gems', '-I', lib, '-e', script],
+                   unsetenv_others: true, err: [:child, :out], &:read)
+    expect(out).to end_with("nil #{IO.popen(['getent', 'passwd', Process.uid.to_s], &:read).chomp.split(':').last}")
+  end
+
   it 'takes no :winsize, as MRI does not' do
     expect { PTY.spawn('true', winsize: [1, 2]) }.to raise_error(ArgumentError, 'wrong exec option symbol: winsize')
   end
