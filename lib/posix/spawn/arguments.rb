@@ -12,9 +12,15 @@ module POSIX
     module Arguments
       module_function
 
+      # value's Hash by to_hash, or nil when it has none or to_hash gives nil; TypeError, as MRI's, when
+      # to_hash gives anything else (MRI: rb_check_hash_type, which Hash.try_convert is on both engines).
+      def hash_of(value)
+        Hash.try_convert(value)
+      end
+
       # The options of spawn-style arguments, as to_hash gives them (not a copy), or nil.
       def options(args)
-        args.last.to_hash if args.size > 1 && args.last.respond_to?(:to_hash)
+        hash_of(args.last) if args.size > 1
       end
 
       # [the arguments before the options, a copy of the options ({} when there are none)].
@@ -36,17 +42,16 @@ module POSIX
 
       # [the env, as to_hash gives it, or nil, the other arguments]: what is left once the options are split off.
       def split_env(args)
-        return [nil, args] unless args.size > 1 && args.first.respond_to?(:to_hash)
-
-        [args.first.to_hash, args.drop(1)]
+        env = hash_of(args.first) if args.size > 1
+        env ? [env, args.drop(1)] : [nil, args]
       end
 
       # [env or nil, words, options or nil] of an Array command (MRI: rb_exec_getargs, as IO.popen reads one):
       # the options, then the env, each taken even when it is the only argument left.
       def split_exec(args)
-        options = args.last.to_hash if args.last.respond_to?(:to_hash)
+        options = hash_of(args.last)
         words = options ? args[0...-1] : args
-        env = words.first.to_hash if words.first.respond_to?(:to_hash)
+        env = hash_of(words.first)
         [env, env ? words.drop(1) : words, options]
       end
 
@@ -54,7 +59,8 @@ module POSIX
       # put last (MRI: rb_scan_args' trailing ":"): the last argument, even alone. A positional Hash there is
       # taken too, where MRI takes it as the permission, which a pipe ignores.
       def split_keywords(args)
-        args.last.respond_to?(:to_hash) ? [args[0...-1], args.last.to_hash] : [args, {}]
+        options = hash_of(args.last)
+        options ? [args[0...-1], options] : [args, {}]
       end
 
       # [arguments, a copy of the options or {}] of an Open3 call (MRI: lib/open3.rb's `Hash === cmd.last`):
