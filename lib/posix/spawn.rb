@@ -119,8 +119,9 @@ module POSIX
       begin
         pid = spawn(cmd, out: writer) # one that cannot start sets $? to exit 127
         writer.close
-        # the gem's poll loop: JRuby 10's first read that waits opens a selector it keeps (a pipe pair)
-        output = Native.read_all(reader, true)
+        # the gem's poll loop: JRuby 10's first read that waits opens a selector it keeps (a pipe pair).
+        # Read as bytes and tagged, never transcoded: the pipe's internal encoding (default_internal) is not MRI's rule here
+        output = Native.read_all(reader).force_encoding(Encoding.default_external)
       rescue SystemCallError
         Native.waitpid(pid) if pid # a failed read (EMFILE) reaps the child: no zombie behind the exception
         raise

@@ -55,6 +55,21 @@ RSpec.describe 'Kernel#spawn, #system, #` with the drop-in' do
     expect(%x(printf '\\351')).to eq("\xE9".dup.force_encoding(Encoding.default_external))
   end
 
+  it 'backtick and %x under a default_internal: not transcoded, in default_external (MRI: "h\xC3\xA9", ISO-8859-1; before, nil)' do
+    encodings = [Encoding.default_external, Encoding.default_internal]
+    Encoding.default_external = 'ISO-8859-1'
+    Encoding.default_internal = 'UTF-16LE'
+    [`printf 'h\\303\\251'`, %x(printf 'h\\303\\251')].each do |out|
+      expect(out.b).to eq("h\xC3\xA9".b)
+      expect(out.encoding).to eq(Encoding::ISO_8859_1)
+    end
+    Encoding.default_external = 'UTF-8'
+    expect(`echo hi`).to eq("hi\n") # MRI: "hi\n", UTF-8
+    expect(`echo hi`.encoding).to eq(Encoding::UTF_8)
+  ensure
+    Encoding.default_external, Encoding.default_internal = encodings
+  end
+
   it 'backtick leaves stderr and stdin to the parent\'s (MRI: stderr not captured)' do
     expect(`echo err >&2; echo out 2>/dev/null`).to eq("out\n")
   end
