@@ -64,6 +64,34 @@ module Differential
 
     ONLY_MALFORMED = OPTIONS.keys.select { |name| OPTIONS[name][0].empty? }.freeze
 
+    # Faults of the steps MRI's forked child takes in order (setpgid, setrlimit, dup2, close, chdir, exec:
+    # rb_execarg_run_options), of which a call now and then gets two: the first step's error must win.
+    STEP_FAULTS = {
+      pgroup: %w[pgroup:\ 2147483647 pgroup:\ 1.5],
+      rlimit: %w[rlimit_core:\ [2048,1024] rlimit_nofile:\ [16,2**21] rlimit_nofile:\ [128,64]],
+      dup2: %w[1\ =>\ 250 :err\ =>\ 250],
+      close: %w[250\ =>\ :close],
+      chdir: %w[chdir:\ "nope" chdir:\ "" chdir:\ "noexec.txt"]
+    }.freeze
+
+    # Objects whose implicit conversion gives the wrong class (or nil), where a call asks for one:
+    # `wrong(:to_hash)` is the worker's (Call#wrong), the same class and message on both sides.
+    WRONG_CONVERSIONS = {
+      options: %w[wrong(:to_hash) wrong(:to_hash,nil)],
+      env: %w[wrong(:to_hash) wrong(:to_hash,nil)],
+      program: %w[wrong(:to_str) wrong(:to_ary)],
+      argument: %w[wrong(:to_str)],
+      option: %w[chdir:\ wrong(:to_str) chdir:\ wrong(:to_path) umask:\ wrong(:to_int,"x") pgroup:\ wrong(:to_int,"x")
+                 rlimit_core:\ wrong(:to_int,"x") rlimit_core:\ [wrong(:to_int,"x"),1] :out\ =>\ wrong(:to_io)
+                 :out\ =>\ [wrong(:to_path),"w"] :out\ =>\ ["out.txt",wrong(:to_str)] :out\ =>\ ["out.txt","w",wrong(:to_int,"x")]
+                 {"DIFF_A"\ =>\ wrong(:to_str)}]
+    }.freeze
+
+    # Encoding.default_external and default_internal a call runs under (Call#encodings), and popen modes
+    # that name encodings: what reads return must be MRI's bytes in MRI's encoding.
+    ENCODINGS = %w[encodings(nil,"UTF-16LE") encodings("ISO-8859-1",nil) encodings("ISO-8859-1","UTF-16LE")
+                   encodings("UTF-8","EUC-JP")].freeze
+
     REDIRECT_KEYS = [%w[:in :out :err 0 1 2 3 5 9 [:out,:err] w1 STDOUT], %w[99 -1 "out.txt" nil [] [:out,:bogus] :bogus 2**40 closed]].freeze
     # Values by the keys they make sense for: reading (:in, 0), writing (the rest).
     READ_VALUES = %w["in.txt" ["in.txt","r"] r1 pin "missing.txt" :close [:child,:out] "/dev/null" ["in.txt",File::RDONLY] 0].freeze
@@ -95,21 +123,47 @@ module Differential
         else spawn_args(api)
         end
       source = "inh; #{source}" if chance(0.1)
+      source = "#{pick(ENCODINGS)}; #{source}" if %w[popen backtick].include?(api) && chance(0.2)
       flags << '-' if flags.empty?
       [format('%04d', id), api, flags.join(','), source].join("\t")
     end
 
     def spawn_args(api)
+      return wrong_conversion(api) if chance(0.06)
+
+      faults = chance(0.12) ? STEP_FAULTS.keys.sample(2, random: @random) : []
+      faults << :program if faults.size == 1 # the program's own fault, ENOENT at exec, is the last step's
       parts = []
       parts << either(ENVS) if chance(0.35)
-      parts.concat(chance(0.3) ? [either(STRINGS)] : either(PROGRAMS))
-      options = options_for(api)
-      parts << "{#{options.join(', ')}}" unless options.empty? && !chance(0.05)
+      parts.concat(faults.delete(:program) ? [pick(['"nonexistent_diff_prog"', '"nonexistent_diff_prog a"'])] : program)
+      options = faults.map { |step| pick(STEP_FAULTS[step]) } + options_for(api)
+      parts << "{#{options.uniq { |option| option[/\A\S+/] }.join(', ')}}" unless options.empty? && !chance(0.05)
+      "[#{parts.join(', ')}]"
+    end
+
+    def program
+      chance(0.3) ? [either(STRINGS)] : either(PROGRAMS)
+    end
+
+    # A call with one object whose conversion gives the wrong class, where the options, the env, the program,
+    # an argument or an option's value would be.
+    def wrong_conversion(api)
+      place = pick(WRONG_CONVERSIONS.keys)
+      wrong = pick(WRONG_CONVERSIONS[place])
+      words = program
+      parts = case place
+              when :options then [*words, wrong]
+              when :env then [wrong, *words]
+              when :program then [wrong, '"a"']
+              when :argument then ['rep', wrong]
+              else wrong.start_with?('{') ? [wrong, *words] : [*words, "{#{wrong}}"]
+              end
+      parts << "{#{options_for(api).join(', ')}}" if place != :options && !wrong.start_with?(':', 'chdir', 'umask', 'pgroup', 'rlimit') && chance(0.3)
       "[#{parts.join(', ')}]"
     end
 
     def popen(flags)
-      mode = pick([nil, '"r"', '"r"', '"w"', '"r+"'])
+      mode = pick([nil, '"r"', '"r"', '"w"', '"r+"', '"rb"', '"r:ISO-8859-1"', '"r:UTF-8:UTF-16LE"'])
       flags << 'read' unless mode == '"w"'
       flags << 'write' if mode == '"w"' || mode == '"r+"'
       env = chance(0.25) ? either(ENVS) : nil

@@ -74,6 +74,33 @@ class Call
     @ios[name] ||= yield
   end
 
+  # An object whose `conversion` (to_hash, to_str...) gives `result`: its class name is in MRI's TypeError.
+  class Wrong
+    def initialize(conversion, result)
+      define_singleton_method(conversion) { result }
+      @conversion = conversion
+    end
+
+    def inspect
+      "#<Wrong #{@conversion}>"
+    end
+  end
+
+  def wrong(conversion, result = 5)
+    Wrong.new(conversion, result)
+  end
+
+  # Runs the call under these default encodings (nil: left as it is); #restore puts them back.
+  def encodings(external, internal)
+    @encodings ||= [Encoding.default_external, Encoding.default_internal]
+    Encoding.default_external = external if external
+    Encoding.default_internal = internal
+  end
+
+  def restore
+    Encoding.default_external, Encoding.default_internal = @encodings if @encodings
+  end
+
   def close
     @ios.each_value { |io| io.close unless io.closed? }
   end
@@ -121,6 +148,11 @@ class Normalizer
   end
 end
 
+# What a read returned: its bytes and its encoding.
+def read_text(string)
+  string ? "#{escape(string)} #{string.encoding}" : 'nil'
+end
+
 def status_text(status)
   return 'nil' unless status
   return "signal #{status.termsig}" if status.signaled?
@@ -153,12 +185,12 @@ def run(api, args, flags, out)
         end
         io.close_write if flags.include?('read')
       end
-      out << "returned=#{escape(io.read)}" if flags.include?('read')
+      out << "returned=#{read_text(io.read)}" if flags.include?('read')
     ensure
       io.close
     end
   when 'backtick'
-    out << "returned=#{escape(`#{args.first}`)}"
+    out << "returned=#{read_text(`#{args.first}`)}"
   else
     raise ArgumentError, "no api #{api}"
   end
@@ -202,6 +234,7 @@ def one(id, api, flags, source)
     descendants.each { |pid| Process.kill(:KILL, pid) rescue nil }
     thread.join(TIMEOUT) or out << 'HANG-after-kill'
   end
+  call.restore
   # A worker IO's descriptor number differs between the sides: a child that inherited it sees its name.
   numbers = call.ios.to_h { |name, io| [io.closed? ? -1 : fileno(io), name] }
   call.ios[:pw]&.close

@@ -237,7 +237,60 @@ module MalformedCall
     [:communicate, %q(wait_delay: Float::NAN),                :gem_only,     nil,                                         ArgumentError, 'wait_delay option must be a number of seconds, not NaN'],
     [:communicate, %q(bogus: 1),                              :gem_only,     nil,                                         ArgumentError, 'unknown keyword: :bogus'],
     [:on_exit,  %q(),                                         :gem_only,     nil,                                         ArgumentError, 'on_exit needs a block'],
-    [:spawn,    %q('true', detach: 'yes'),                    :gem_only,     nil,                                         ArgumentError, 'expected true or false as detach: yes']
+    [:spawn,    %q('true', detach: 'yes'),                    :gem_only,     nil,                                         ArgumentError, 'expected true or false as detach: yes'],
+    # Implicit conversions giving the wrong class, at every place a call asks for one (MRI: rb_check_*_type, rb_convert_type)
+    [:spawn,     %q('true', converting(:to_hash)),                            TypeError, "can't convert MalformedCall::Converting to Hash (MalformedCall::Converting#to_hash gives Integer)"],
+    [:spawn,     %q(converting(:to_hash), 'true'),                            TypeError, "can't convert MalformedCall::Converting to Hash (MalformedCall::Converting#to_hash gives Integer)"],
+    [:spawn,     %q('true', converting(:to_hash, nil)),                       TypeError, "no implicit conversion of MalformedCall::Converting into String"],
+    [:spawn,     %q(converting(:to_str)),                                     TypeError, "can't convert MalformedCall::Converting to String (MalformedCall::Converting#to_str gives Integer)"],
+    [:spawn,     %q('echo', converting(:to_str)),                             TypeError, "can't convert MalformedCall::Converting to String (MalformedCall::Converting#to_str gives Integer)"],
+    [:spawn,     %q([converting(:to_str), 'x']),                              TypeError, "can't convert MalformedCall::Converting to String (MalformedCall::Converting#to_str gives Integer)"],
+    [:spawn,     %q(converting(:to_ary)),                                     TypeError, "can't convert MalformedCall::Converting to Array (MalformedCall::Converting#to_ary gives Integer)"],
+    [:spawn,     %q('true', chdir: converting(:to_str)),                      TypeError, "can't convert MalformedCall::Converting to String (MalformedCall::Converting#to_str gives Integer)"],
+    [:spawn,     %q('true', chdir: converting(:to_path)),                     TypeError, "no implicit conversion of Integer into String"],
+    [:spawn,     %q('true', out: [converting(:to_path), 'w']),                TypeError, "no implicit conversion of Integer into String"],
+    [:spawn,     %q('true', out: ['/dev/null', converting(:to_str)]),         TypeError, "no implicit conversion of MalformedCall::Converting into Integer"],
+    [:spawn,     %q('true', out: ['/dev/null', 'w', converting(:to_int, 'x')]), TypeError, "can't convert MalformedCall::Converting to Integer (MalformedCall::Converting#to_int gives String)"],
+    [:spawn,     %q('true', umask: converting(:to_int, 'x')),                 TypeError, "can't convert MalformedCall::Converting to Integer (MalformedCall::Converting#to_int gives String)"],
+    [:spawn,     %q('true', pgroup: converting(:to_int, 'x')),                TypeError, "can't convert MalformedCall::Converting to Integer (MalformedCall::Converting#to_int gives String)"],
+    [:spawn,     %q('true', rlimit_core: converting(:to_int, 'x')),           TypeError, "can't convert MalformedCall::Converting to Integer (MalformedCall::Converting#to_int gives String)"],
+    [:spawn,     %q('true', rlimit_core: [1, converting(:to_int, 'x')]),      TypeError, "can't convert MalformedCall::Converting to Integer (MalformedCall::Converting#to_int gives String)"],
+    [:spawn,     %q('true', out: converting(:to_io)),                         TypeError, "can't convert MalformedCall::Converting to IO (MalformedCall::Converting#to_io gives Integer)"],
+    [:spawn,     %q({'A' => converting(:to_str)}, 'true'),                    TypeError, "can't convert MalformedCall::Converting to String (MalformedCall::Converting#to_str gives Integer)"],
+    [:spawn,     %q({converting(:to_str) => 'x'}, 'true'),                    TypeError, "can't convert MalformedCall::Converting to String (MalformedCall::Converting#to_str gives Integer)"],
+    [:system,    %q('true', converting(:to_hash)),                            TypeError, "can't convert MalformedCall::Converting to Hash (MalformedCall::Converting#to_hash gives Integer)"],
+    [:system,    %q(converting(:to_hash), 'true'),                            TypeError, "can't convert MalformedCall::Converting to Hash (MalformedCall::Converting#to_hash gives Integer)"],
+    [:system,    %q('true', chdir: converting(:to_str)),                      TypeError, "can't convert MalformedCall::Converting to String (MalformedCall::Converting#to_str gives Integer)"],
+    [:backtick,  %q(converting(:to_str)),                                     TypeError, "can't convert MalformedCall::Converting to String (MalformedCall::Converting#to_str gives Integer)"],
+    [:popen4,    %q('true', converting(:to_hash)),                            TypeError, "can't convert MalformedCall::Converting to Hash (MalformedCall::Converting#to_hash gives Integer)"],
+    [:popen4,    %q(converting(:to_hash), 'true'),                            TypeError, "can't convert MalformedCall::Converting to Hash (MalformedCall::Converting#to_hash gives Integer)"],
+    [:child,     %q('true', converting(:to_hash)),                            TypeError, "can't convert MalformedCall::Converting to Hash (MalformedCall::Converting#to_hash gives Integer)"],
+    [:child,     %q(converting(:to_hash), 'true'),                            TypeError, "can't convert MalformedCall::Converting to Hash (MalformedCall::Converting#to_hash gives Integer)"],
+    [:child,     %q('true', umask: converting(:to_int, 'x')),                 TypeError, "can't convert MalformedCall::Converting to Integer (MalformedCall::Converting#to_int gives String)"],
+    [:start,     %q('true', converting(:to_hash)),                            TypeError, "can't convert MalformedCall::Converting to Hash (MalformedCall::Converting#to_hash gives Integer)"],
+    [:start,     %q(converting(:to_hash), 'true'),                            TypeError, "can't convert MalformedCall::Converting to Hash (MalformedCall::Converting#to_hash gives Integer)"],
+    [:start,     %q('true', rlimit_core: converting(:to_int, 'x')),           TypeError, "can't convert MalformedCall::Converting to Integer (MalformedCall::Converting#to_int gives String)"],
+    # Two faults in one call: the error of the step MRI's forked child takes first wins (setpgid, setrlimit, dup2, close, chdir, exec)
+    [:spawn,     %q('exit 3', rlimit_nofile: [16, 2**21], chdir: 'nope'),     Errno::EPERM, "Operation not permitted - setrlimit"],
+    [:spawn,     %q('no-such-program-here', rlimit_core: [2048, 1024]),       Errno::EINVAL, "Invalid argument - setrlimit"],
+    [:spawn,     %q('true', rlimit_core: [2048, 1024], chdir: ''),            Errno::EINVAL, "Invalid argument - setrlimit"],
+    [:spawn,     %q('no-such-program-here a ', chdir: '/', pgroup: 2**31 - 1), Errno::EPERM, "Operation not permitted - setpgid"],
+    [:spawn,     %q('true', pgroup: 1.5, STDOUT => 250),                      Errno::EPERM, "Operation not permitted - setpgid"],
+    [:spawn,     %q('true', pgroup: 2**31 - 1, 250 => :close),                Errno::EPERM, "Operation not permitted - setpgid"],
+    [:spawn,     %q('true', rlimit_core: [2, 1], 1 => 250),                   Errno::EINVAL, "Invalid argument - setrlimit"],
+    [:spawn,     %q('true', rlimit_core: [2, 1], pgroup: 2**31 - 1),          Errno::EPERM, "Operation not permitted - setpgid"],
+    [:spawn,     %q('true', umask: 0o22, pgroup: 2**31 - 1, chdir: 'nope'),   Errno::EPERM, "Operation not permitted - setpgid"],
+    [:spawn,     %q('true', umask: 0o22, rlimit_core: [2, 1], 2 => 250),      Errno::EINVAL, "Invalid argument - setrlimit"],
+    [:spawn,     %q('true', 1 => 250, chdir: 'nope'),                         Errno::EBADF, "Bad file descriptor - dup2"],
+    [:spawn,     %q('true', pgroup: 2**31 - 1, out: '/nonexistent/x'),        Errno::ENOENT, "No such file or directory - /nonexistent/x"],
+    [:system,    %q('no-such-program-here a ', chdir: '/', pgroup: 2**31 - 1, exception: true), Errno::EPERM, "Operation not permitted - no-such-program-here"],
+    [:system,    %q('true', rlimit_core: [2, 1], 1 => 250, exception: true),  Errno::EINVAL, "Invalid argument - true"],
+    [:system,    %q('no-such-program-here', rlimit_core: [2048, 1024]),       nil, nil],
+    [:popen4,    %q('no-such-program-here', rlimit_core: [2048, 1024]),       Errno::EINVAL, "Invalid argument - setrlimit"],
+    [:child,     %q('no-such-program-here a ', chdir: 'nope', pgroup: 2**31 - 1), Errno::EPERM, "Operation not permitted - setpgid"],
+    [:child,     %q('true', rlimit_core: [2, 1], chdir: 'nope'),              Errno::EINVAL, "Invalid argument - setrlimit"],
+    [:start,     %q('true', pgroup: 1.5, 250 => :close),                      Errno::EPERM, "Operation not permitted - setpgid"],
+    [:start,     %q('no-such-program-here', rlimit_core: [2048, 1024]),       Errno::EINVAL, "Invalid argument - setrlimit"]
   ].freeze
 end
 
@@ -317,6 +370,11 @@ RSpec.describe 'bad input' do
       expect { POSIX::Spawn.spawn('true', chdir: '/nonexistent-dir', umask: 0o22) }.to raise_error(Errno::ENOENT)
       expect { POSIX::Spawn.spawn('true', rlimit_nofile: [10, 5]) }.to raise_error(Errno::EINVAL)
       expect { POSIX::Spawn.spawn('/etc/passwd', rlimit_core: 0) }.to raise_error(Errno::EACCES)
+      # two faults: the child tried for setpgid and setrlimit alone goes, whichever error wins
+      expect { POSIX::Spawn.spawn('true', pgroup: 0o7777777, chdir: '/nonexistent-dir') }.to raise_error(Errno::EPERM)
+      expect { POSIX::Spawn.spawn('true', rlimit_core: [2, 1], chdir: '/nonexistent-dir') }.to raise_error(Errno::EINVAL)
+      expect { POSIX::Spawn.spawn('no-such-program-here', rlimit_core: 0, chdir: '/') }.to raise_error(Errno::ENOENT)
+      expect { POSIX::Spawn.spawn('true', rlimit_core: 0, pgroup: 0o7777777, 250 => :close) }.to raise_error(Errno::EPERM)
     end.not_to leak(:children)
   end
 

@@ -102,6 +102,18 @@ module MalformedCall
     def to_io_giving(value)
       Object.new.tap { |o| o.define_singleton_method(:to_io) { value } }
     end
+
+    # Answers `conversion` (to_hash, to_str, to_path, to_ary, to_int, to_io) with `value`, of the wrong class.
+    def converting(conversion, value = 5)
+      Converting.new(conversion, value)
+    end
+  end
+
+  # Its class name is what MRI's TypeError names: one class, so both Rubies word the message alike.
+  class Converting
+    def initialize(conversion, value)
+      define_singleton_method(conversion) { value }
+    end
   end
 
   # Evaluates the arguments of a row in a context holding the fixtures.

@@ -98,6 +98,28 @@ public final class SpawnPlan {
         return b.build();
     }
 
+    /** Whether the plan has a step MRI's child takes before its redirects that can fail: setpgid to join a group, setrlimit. */
+    public boolean hasEarlySteps() {
+        return pgroup > 0 || !rlimits.isEmpty();
+    }
+
+    /**
+     * Those steps alone (MRI: rb_execarg_run_options, setpgid then setrlimit), in "/", for a program that cannot
+     * exist (an empty path): a plan started only to learn whether they fail.
+     */
+    public SpawnPlan earlySteps() {
+        Builder b = new Builder();
+        b.program = program;
+        b.command = command;
+        b.pwd = pwd;
+        b.argv.addAll(argv);
+        b.envp = envp;
+        b.cwd = new byte[] {'/'};
+        b.pgroup = pgroup;
+        b.rlimits.addAll(rlimits);
+        return b.build();
+    }
+
     /** The directory the child is to start in, as errors name it: :chdir as given, else Dir.pwd. */
     public PathName directoryCulprit() {
         return chdirAsGiven != null ? chdirAsGiven : new PathName(cwd, "UTF-8");

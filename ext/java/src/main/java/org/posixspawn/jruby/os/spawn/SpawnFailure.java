@@ -37,11 +37,14 @@ final class SpawnFailure {
     static SpawnError of(int err, SpawnPlan plan) {
         if (err == Constants.EBADF) return SpawnError.inChild(err, PathName.of("dup2")); // a redirect source that is not open, as MRI says
         if (err == Constants.EPERM && plan.pgroup > 0) return SpawnError.inChild(err, PathName.of("setpgid")); // a group to join that is not ours
-        if (changesDirectory(plan.cwd)) {
-            int dirErr = directoryError(plan.cwd);
-            if (dirErr != 0) return SpawnError.inChild(dirErr, plan.directoryCulprit());
-        }
-        return SpawnError.inChild(err, plan.program);
+        SpawnError directory = directoryFault(plan);
+        return directory != null ? directory : SpawnError.inChild(err, plan.program);
+    }
+
+    /** The error of the child's :chdir, naming the directory as MRI does, when it changes directory and cannot; else null. */
+    static SpawnError directoryFault(SpawnPlan plan) {
+        int err = changesDirectory(plan.cwd) ? directoryError(plan.cwd) : 0;
+        return err != 0 ? SpawnError.inChild(err, plan.directoryCulprit()) : null;
     }
 
     /** Why {@code dir} cannot be a child's directory (ENOENT, ENOTDIR, EACCES...), or 0. */

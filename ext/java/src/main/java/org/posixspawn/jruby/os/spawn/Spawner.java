@@ -34,30 +34,63 @@ public final class Spawner {
         Native.requireProfile();
         if (plan.setsid && !Features.setsid()) throw SpawnError.unsupported(Features.SETSID_MISSING);
         try (RedirectFiles files = RedirectFiles.open(plan)) {
-            checkOpen(plan);
             boolean needsChdir = SpawnFailure.changesDirectory(plan.cwd);
-            byte[] executable = programPath(ProgramLookup.find(plan.program.bytes, plan.searchPath, plan.pwd), plan.cwd, needsChdir, Native.PROFILE);
-            if (executable == null) throw SpawnFailure.of(Constants.ENOENT, plan); // a :chdir MRI's child fails at first wins
-            SpawnRoute route = SpawnRoute.choose(plan, needsChdir);
-            Closing closing = Closing.choose(plan);
-            long pid;
-            if (route == SpawnRoute.POSIX_SPAWN) {
-                pid = posixSpawn(plan, executable, files, closing, needsChdir, null, -1);
+            SpawnError fault = closedDescriptor(plan);
+            // the FS thread would refuse the directory before the child (and its setpgid and setrlimit) exists
+            if (fault == null && plan.hasEarlySteps()) fault = SpawnFailure.directoryFault(plan);
+            byte[] executable = fault != null ? null
+                    : programPath(ProgramLookup.find(plan.program.bytes, plan.searchPath, plan.pwd), plan.cwd, needsChdir, Native.PROFILE);
+            if (fault == null && executable == null) fault = SpawnFailure.of(Constants.ENOENT, plan); // a :chdir MRI's child fails at first wins
+            if (fault != null) throw firstFault(plan, fault);
+            return start(plan, executable, files, needsChdir);
+        }
+    }
+
+    /** Carries the plan out on its route: posix_spawn from this thread, or from the FS thread (through the gate for rlimits). */
+    private static long start(SpawnPlan plan, byte[] executable, RedirectFiles files, boolean needsChdir) throws SpawnError {
+        SpawnRoute route = SpawnRoute.choose(plan, needsChdir);
+        Closing closing = Closing.choose(plan);
+        long pid;
+        if (route == SpawnRoute.POSIX_SPAWN) {
+            pid = posixSpawn(plan, executable, files, closing, needsChdir, null, -1);
+        } else {
+            FsThread fs = FsThread.get();
+            if (fs == null) throw SpawnError.unsupported(refusal(plan, Native.PROFILE));
+            if (plan.rlimits.isEmpty()) {
+                pid = fs.call(() -> {
+                    fs.prepare(plan);
+                    return posixSpawn(plan, executable, files, closing, false, null, -1);
+                });
             } else {
-                FsThread fs = FsThread.get();
-                if (fs == null) throw SpawnError.unsupported(refusal(plan, Native.PROFILE));
-                if (plan.rlimits.isEmpty()) {
-                    pid = fs.call(() -> {
-                        fs.prepare(plan);
-                        return posixSpawn(plan, executable, files, closing, false, null, -1);
-                    });
-                } else {
-                    pid = ResourceLimitGate.get().spawn(fs, plan, (gate, gateFd) -> posixSpawn(plan, executable, files, closing, false, gate, gateFd));
-                }
+                pid = ResourceLimitGate.get().spawn(fs, plan, (gate, gateFd) -> posixSpawn(plan, executable, files, closing, false, gate, gateFd));
             }
-            route.record();
-            closing.record();
-            return pid;
+        }
+        route.record();
+        closing.record();
+        return pid;
+    }
+
+    /**
+     * Which error a plan with {@code later}, a fault the parent found in a step MRI's child takes after setpgid and
+     * setrlimit (a redirect source or a descriptor to close not open, the directory, the program), raises: MRI's
+     * child runs setpgid, then setrlimit, then the rest (rb_execarg_run_options), so a refused group or limit wins.
+     * Whether they are refused is known only by trying: a child of those two steps alone is started, and its exec,
+     * of "", fails (ENOENT) if they passed.
+     */
+    private static SpawnError firstFault(SpawnPlan plan, SpawnError later) {
+        if (!plan.hasEarlySteps()) return later;
+        SpawnPlan early = plan.earlySteps();
+        try (RedirectFiles none = RedirectFiles.open(early)) {
+            reap(start(early, new byte[0], none, SpawnFailure.changesDirectory(early.cwd))); // a posix_spawn that returns before the exec (qemu-user)
+            return later;
+        } catch (SpawnError e) {
+            return e.errno == Constants.ENOENT ? later : e;
+        }
+    }
+
+    private static void reap(long pid) {
+        while (Native.extra().waitpid(pid, null, 0) < 0 && Native.errno() == Constants.EINTR) {
+            // retry
         }
     }
 
@@ -68,15 +101,17 @@ public final class Spawner {
 
     /**
      * MRI's child fails with EBADF on a redirect source (dup2), then a descriptor to close, that is not open
-     * in the parent. posix_spawn ignores a close action on such a descriptor, so both are looked at here.
+     * in the parent. posix_spawn ignores a close action on such a descriptor, so both are looked at here: the
+     * error, or null.
      */
-    private static void checkOpen(SpawnPlan plan) throws SpawnError {
+    private static SpawnError closedDescriptor(SpawnPlan plan) {
         for (Redirect r : plan.redirects) {
-            if (r.file == null && !isOpen(r.parentFd)) throw SpawnError.inChild(Constants.EBADF, PathName.of("dup2"));
+            if (r.file == null && !isOpen(r.parentFd)) return SpawnError.inChild(Constants.EBADF, PathName.of("dup2"));
         }
         for (int fd : plan.closes) {
-            if (!isOpen(fd)) throw SpawnError.inChild(Constants.EBADF, PathName.of("close"));
+            if (!isOpen(fd)) return SpawnError.inChild(Constants.EBADF, PathName.of("close"));
         }
+        return null;
     }
 
     private static boolean isOpen(int fd) {
