@@ -289,12 +289,14 @@ RSpec.describe 'faults' do
   end
 
   setpriv = %w[/usr/bin/setpriv /bin/setpriv].find { |p| File.executable?(p) }
-  as_nobody = if Process.uid != 0 then 'needs root to run a JRuby as nobody'
-              elsif !setpriv then 'needs setpriv (util-linux)'
-              else false
-              end
-  it 'raises Errno::EAGAIN at the process limit (a JRuby run as nobody), then spawns again', skip: as_nobody do
-    # nobody cannot read root's Maven repository: give it a copy of the JRuby jar.
+  as_own_user = if Process.uid != 0 then 'needs root to run a JRuby as another user'
+                elsif !setpriv then 'needs setpriv (util-linux)'
+                else false
+                end
+  it 'raises Errno::EAGAIN at the process limit (a JRuby run as a user of its own), then spawns again', skip: as_own_user do
+    # RLIMIT_NPROC counts every task of the real uid: a uid nothing else on the machine has (not nobody, which
+    # CI's other leg ran this as at the same time), one per run. It cannot read root's Maven repository:
+    # give it a copy of the JRuby jar.
     Dir.mktmpdir('posix-spawn-nproc') do |home|
       File.chmod(0o755, home)
       launcher = JRubyLauncher.command.map do |word|
@@ -303,7 +305,8 @@ RSpec.describe 'faults' do
         FileUtils.cp(word, home)
         File.join(home, File.basename(word))
       end
-      wrapper = [setpriv, '--reuid=nobody', '--regid=nogroup', '--clear-groups']
+      uid = 2_000_000_000 + Process.pid
+      wrapper = [setpriv, "--reuid=#{uid}", "--regid=#{uid}", '--clear-groups']
       output = IO.popen({ 'HOME' => home }, [*wrapper, *launcher, *FaultScripts::LOAD_PATH, '-e', FaultScripts::PROCESS_LIMIT],
                         err: %i[child out], chdir: home, &:read)
       expect($?).to be_success, output
