@@ -141,6 +141,56 @@ RSpec.describe POSIX::Spawn::Kernel do
     expect(autoloaded).to end_with('[] true')
   end
 
+  # Zeitwerk (like Bootsnap) wraps Kernel#require by aliasing it and redefining it; its implicit namespaces (a
+  # directory, no file) load only through that wrapper. Each step autoloads one: with the wrapper dropped, LoadError.
+  zeitwerk = begin
+    gem 'zeitwerk'
+    false
+  rescue LoadError
+    'NOTICE: needs Zeitwerk (Debian\'s ruby-zeitwerk, which bin/dev test installs)'
+  end
+  it 'leaves a wrapper put on its methods (Zeitwerk\'s require, an alias chain on system) working, installed and uninstalled in any order', skip: zeitwerk do
+    lib = File.expand_path('../../lib', __dir__)
+    script = <<~'RUBY'
+      require 'tmpdir'
+      dir = Dir.mktmpdir
+      names = %w[n0 n1 n2 n3 n4 n5]
+      names.each { |n| Dir.mkdir(File.join(dir, n)); File.write(File.join(dir, n, 'x.rb'), "#{n.capitalize}::X = 1\n") }
+      first, *steps = ARGV
+      require 'zeitwerk' if first == 'zeitwerk-first'
+      require 'posix/spawn/kernel'
+      require 'zeitwerk' unless first == 'zeitwerk-first'
+      loader = Zeitwerk::Loader.new
+      loader.push_dir(dir)
+      loader.setup
+      module Kernel
+        alias_method :traced_system, :system
+        def system(*args) = (($traced ||= []) << args.first; traced_system(*args))
+        private :system
+      end
+      ours = -> { !Kernel.instance_method(:traced_system).source_location.nil? }
+      seen = steps.zip(names).map do |step, name|
+        POSIX::Spawn::Kernel.public_send(step) unless step == 'none'
+        namespace = begin
+          Object.const_get(name.capitalize)::X
+        rescue LoadError => e
+          e.class
+        end
+        [step, namespace, POSIX::Spawn::Kernel.installed?, ours.(), system('true')]
+      end
+      FileUtils.rm_rf(dir)
+      print seen.inspect, ' ', $traced.size
+    RUBY
+    expected = lambda do |steps|
+      state = true
+      steps.map { |step| [step, 1, state = step == 'none' ? state : step == 'install', state, true] }.inspect + " #{steps.size}"
+    end
+    [%w[dropin-first none uninstall install uninstall install], %w[zeitwerk-first uninstall install uninstall none]].each do |first, *steps|
+      out = IO.popen([*JRubyLauncher.command(gems: true), '-I', lib, '-e', script, first, *steps], err: %i[child out], &:read)
+      expect(out).to end_with(expected.call(steps)), "#{first}: #{out}"
+    end
+  end
+
   # JRuby's pty sets LIBFIXPOSIX_PATH as it loads. The drop-in does not load it (0.65 s): as in MRI, PTY
   # comes with the program's `require 'pty'`, and is the drop-in's then.
   it 'changes nothing in ENV or in what a child sees, by being required or by a later require \'pty\'' do

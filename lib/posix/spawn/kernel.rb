@@ -16,8 +16,9 @@ module POSIX
     # add later still wrap it. Other features register their replacements with ::replace (PTY does).
     module Kernel
       # One method-table entry: `name` in `target` (a module or a singleton class) becomes
-      # `implementation` (an UnboundMethod of a module) while installed; `original` is JRuby's.
-      Replacement = Struct.new(:target, :name, :implementation, :original, :visibility)
+      # `implementation` (an UnboundMethod of a module) while installed; `original` is what it replaced
+      # (JRuby's, or another gem's wrapper). `installed`: the method as put in target, which aliases of it equal.
+      Replacement = Struct.new(:target, :name, :implementation, :original, :installed)
 
       @replacements = []
       @before_install = []
@@ -35,10 +36,10 @@ module POSIX
         # calls on to it. Raises ArgumentError when `target` has no method `name` to replace.
         def replace(target, name, implementation)
           @lock.synchronize do
-            visibility = visibility_of(target, name) or raise ArgumentError, "#{target} has no method #{name} to replace"
-            replacement = Replacement.new(target, name, implementation, target.instance_method(name), visibility)
+            visibility_of(target, name) or raise ArgumentError, "#{target} has no method #{name} to replace"
+            replacement = Replacement.new(target, name, implementation, own_method(target, name))
             @replacements << replacement
-            put(replacement, replacement.implementation) if @installed
+            take(replacement) if @installed
             replacement.original
           end
         end
@@ -59,17 +60,19 @@ module POSIX
             return true if @installed
             return false unless supported?
 
-            @replacements.each { |r| put(r, r.implementation) }
+            @replacements.each { |r| take(r) }
             @installed = true
           end
         end
 
-        # Puts JRuby's own methods back: the same owners, visibility and arity as before ::install.
+        # Puts JRuby's own methods back: the same owners, visibility and arity as before ::install. A wrapper
+        # another gem put on one meanwhile (Zeitwerk's and Bootsnap's alias the method, then redefine it)
+        # stays, and the alias it calls through gets JRuby's method back instead of the drop-in's.
         #
         # Returns nil.
         def uninstall
           @lock.synchronize do
-            @replacements.reverse_each { |r| put(r, r.original) } if @installed
+            @replacements.reverse_each { |r| give_back(r) } if @installed
             @installed = false
           end
           nil
@@ -99,12 +102,51 @@ module POSIX
           [reader, writer].each { |io| io&.close }
         end
 
-        # Defines the method in the target's own body (module_eval), where its visibility is set as a class
-        # body sets it.
-        def put(replacement, method)
-          name = replacement.name
-          visibility = replacement.visibility
-          replacement.target.module_eval do
+        # Puts the implementation where the original is: in the method's own entry, or, where a wrapper took
+        # that while the drop-in was out, in the aliases of the original it calls through, so that the wrapper
+        # wraps the drop-in.
+        def take(replacement)
+          names = [replacement.name]
+          unless holds?(replacement, replacement.name, replacement.original)
+            names = own_methods(replacement.target).select { |name| holds?(replacement, name, replacement.original) }
+          end
+          names.each { |name| put(replacement.target, name, replacement.implementation) }
+          replacement.installed = names.empty? ? nil : own_method(replacement.target, names.first)
+        end
+
+        # Puts the original back into every entry that holds the implementation: the method's own, or the
+        # alias a wrapper installed since calls through.
+        def give_back(replacement)
+          return unless replacement.installed
+
+          own_methods(replacement.target).each do |name|
+            put(replacement.target, name, replacement.original) if holds?(replacement, name, replacement.installed)
+          end
+        end
+
+        def holds?(replacement, name, method)
+          own_method(replacement.target, name) == method
+        end
+
+        # The method in target's own table (a module prepended to target comes first in instance_method's
+        # lookup: its method calls this one through super), or nil.
+        def own_method(target, name)
+          method = target.instance_method(name)
+          method = method.super_method while method && method.owner != target
+          method
+        rescue NameError # undefined since
+          nil
+        end
+
+        def own_methods(target)
+          target.instance_methods(false) + target.private_instance_methods(false) + target.protected_instance_methods(false)
+        end
+
+        # Defines the method in the target's own body (module_eval), with the visibility the entry has (as a
+        # class body sets it).
+        def put(target, name, method)
+          visibility = visibility_of(target, name)
+          target.module_eval do
             define_method(name, method)
             case visibility
             when :private then private(name)
