@@ -37,6 +37,27 @@ RSpec.describe 'the rlimit gate', if: File.directory?('/proc/self') do
     burners&.each { |pid| OwnProcesses.kill(:KILL, pid) && Process.wait(pid) }
   end
 
+  # The redirects run under the new limits: a chain (child 3 from the parent's pipe at w, child w from a
+  # file opened above the limit) is ordered as MRI's run_exec_dup2 orders it, with no copy above the limit
+  # (there was one: Errno::EBADF "dup2"). MRI: the pipe gets "pipe\n", the file "file\n", exit 0.
+  it 'orders a chain of redirects under rlimit_nofile without a copy above the limit, as MRI does' do
+    Dir.mktmpdir do |dir|
+      reader, writer = IO.pipe
+      w = writer.posix_fileno
+      limit = w + 16
+      pad = []
+      pad << File.open(File::NULL) while pad.empty? || pad.last.posix_fileno < limit + 8
+      file = File.join(dir, 'file')
+      pid = POSIX::Spawn.spawn('sh', '-c', "echo pipe >/dev/fd/3; echo file >/dev/fd/#{w}", 3 => writer, w => [file, 'w'],
+                               rlimit_nofile: limit)
+      Process.wait(pid)
+      writer.close
+      expect([$?.success?, reader.read, File.read(file)]).to eq([true, "pipe\n", "file\n"])
+    ensure
+      [reader, writer, *pad].compact.each { |io| io.close unless io.closed? }
+    end
+  end
+
   it 'runs a script without #! under /bin/sh, as MRI does, and returns (the shell\'s child passes the gate too)' do
     Dir.mktmpdir do |dir|
       File.write(File.join(dir, 'script'), "echo \"ran $0\"\nexit 3\n")

@@ -1,9 +1,9 @@
 package org.posixspawn.jruby.os.spawn;
 
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -70,22 +70,32 @@ final class FileActions {
         int spare = highest + 1;
         if (gate != null) addGate(gate, gateFd);
         if (terminal != null) TerminalActions.add(libc, actions, terminal, plan);
-        // A source that another redirect overwrites is first copied above every fd in play (MRI: run_exec_dup2's tmp fds).
-        Map<Integer, Integer> moved = new HashMap<>();
-        for (int i = 0; i < n; i++) {
-            int from = source[i];
-            if (from != plan.redirects.get(i).childFd && targets.contains(from) && !moved.containsKey(from)) {
-                check(libc.posix_spawn_file_actions_adddup2(actions, from, spare));
-                moved.put(from, spare++);
+        // MRI: run_exec_dup2: a redirect waits while another still to come reads its child fd, so a chain needs
+        // no copy (above every fd in play, which :rlimit_nofile may refuse); only a cycle has one source copied aside.
+        List<int[]> pending = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) pending.add(new int[] {source[i], plan.redirects.get(i).childFd});
+        List<Integer> copies = new ArrayList<>();
+        while (!pending.isEmpty()) {
+            int[] next = null;
+            for (int[] r : pending) {
+                if (!readLater(pending, r)) {
+                    next = r;
+                    break;
+                }
             }
-        }
-        for (int i = 0; i < n; i++) {
-            int from = moved.getOrDefault(source[i], source[i]), to = plan.redirects.get(i).childFd;
+            if (next == null) {
+                int from = pending.get(0)[0];
+                check(libc.posix_spawn_file_actions_adddup2(actions, from, spare));
+                for (int[] r : pending) if (r[0] == from) r[0] = spare;
+                copies.add(spare++);
+                continue;
+            }
+            pending.remove(next);
             // xnu's dup2 of a descriptor onto itself leaves its FD_CLOEXEC, which CLOEXEC_DEFAULT then honours.
-            if (from == to && closing == Closing.CLOEXEC_DEFAULT) check(libc.posix_spawn_file_actions_addinherit_np(actions, to));
-            else check(libc.posix_spawn_file_actions_adddup2(actions, from, to));
+            if (next[0] == next[1] && closing == Closing.CLOEXEC_DEFAULT) check(libc.posix_spawn_file_actions_addinherit_np(actions, next[1]));
+            else check(libc.posix_spawn_file_actions_adddup2(actions, next[0], next[1]));
         }
-        for (int temporary : moved.values()) check(libc.posix_spawn_file_actions_addclose(actions, temporary));
+        for (int copy : copies) check(libc.posix_spawn_file_actions_addclose(actions, copy));
         for (int fd : plan.closes) check(libc.posix_spawn_file_actions_addclose(actions, fd));
         for (ChildDup d : plan.childDups) check(libc.posix_spawn_file_actions_adddup2(actions, d.sourceFd, d.childFd));
 
@@ -111,6 +121,12 @@ final class FileActions {
             }
         }
         if (chdir != null) check(libc.posix_spawn_file_actions_addchdir_np(actions, chdir));
+    }
+
+    /** Whether a redirect other than {@code redirect} ({from, to}) still to come reads the child fd it writes. */
+    private static boolean readLater(List<int[]> pending, int[] redirect) {
+        for (int[] other : pending) if (other != redirect && other[0] == redirect[1]) return true;
+        return false;
     }
 
     /**
