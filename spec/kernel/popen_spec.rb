@@ -138,6 +138,9 @@ RSpec.describe 'IO.popen with the drop-in' do
     expect(IO.popen('echo a') { |io| io.close; :closed_inside }).to eq(:closed_inside)
     expect { IO.popen(nil) }.to raise_error(TypeError, 'no implicit conversion of nil into String')
     expect { IO.popen(:sym) }.to raise_error(TypeError, 'no implicit conversion of Symbol into String')
+    # MRI: the same TypeError for a nil word of an Array command (the drop-in dropped it: ArgumentError, no words)
+    expect { IO.popen([nil]) }.to raise_error(TypeError, 'no implicit conversion of nil into String')
+    expect { IO.popen({ 'A' => '1' }, [nil], 'rb') }.to raise_error(TypeError, 'no implicit conversion of nil into String')
   end
 
   it 'returns an instance of the subclass it is called on (MRI: SubIO)' do

@@ -202,7 +202,7 @@ module POSIX
 
           program = words.first
           words = [[program, program]] if words.size == 1 && String.try_convert(program) # one word: still no shell
-          [[inner_env, *words].compact, inner_options]
+          [inner_env ? [inner_env, *words] : words, inner_options] # a nil word stays, for spawn's TypeError
         end
 
         # Ruby's TypeError for an object that is no String: nil, true and false by name, others by class.
