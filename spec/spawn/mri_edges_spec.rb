@@ -31,6 +31,9 @@ module MriEdgesSpec
     [%q('true', exception: true, out: 'new.txt'), ['ArgumentError', 'exception option is not allowed'], NONE],
     # the redirect files are opened, in order, before the descriptor table is checked
     [%q('true', [:out, :err] => 'new.txt', err: ['exist.txt', 'w']), ['ArgumentError', 'fd 2 specified twice'], ['exist.txt(0)', 'new.txt(0)']],
+    # a file for an empty key serves no child fd: MRI never opens it, not even before an error it meets later
+    [%q('true', [] => ['exist.txt', 'w'], out: 1, 1 => 2), ['ArgumentError', 'fd 1 specified twice'], NONE],
+    [%q('true', [] => ['nope/x', 'w']), 0, NONE],
     [%q('true', [:out, :err] => 'new.txt', err: ['missing.txt', File::WRONLY]), ['Errno::ENOENT', 'No such file or directory - missing.txt'], ['exist.txt(3)', 'new.txt(0)']],
     [%q('true', err: ['missing.txt', File::WRONLY], out: 'new.txt', 1 => 2), ['Errno::ENOENT', 'No such file or directory - missing.txt'], NONE],
     [%q('true', out: 'new.txt', 1 => :close), ['ArgumentError', 'fd 1 specified twice'], ['exist.txt(3)', 'new.txt(0)']],

@@ -136,6 +136,7 @@ final class Redirects {
     private void open(IRubyObject key, RubyString path, IRubyObject flags, IRubyObject perm) {
         PathName name = Conversions.pathName(Conversions.cString(runtime, path));
         int[] fds = keys(key);
+        if (fds.length == 0) return; // MRI: an empty key's file is for no child fd, and never opened
         int oflags = 0, mode = 0;
         try {
             oflags = Conversions.toInt(runtime, flags);
