@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Collections;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -267,6 +269,25 @@ final class ResourceLimitGate {
         }
     }
 
+    /**
+     * Whether posix_spawn reports an exec's failure: a spawn of "" (ENOENT from execve) fails with it where the
+     * call waits for its child (glibc's and musl's CLONE_VFORK), and returns a pid, of a child that exits 127,
+     * where it does not (qemu-user); that child is reaped here.
+     */
+    private static boolean spawnWaitsForExec() {
+        List<byte[]> argv = Collections.singletonList(new byte[0]);
+        try (NativeBlock mem = new NativeBlock(NativeBlock.align(8) + NativeBlock.align(1) + NativeBlock.sizeOfArray(argv) + NativeBlock.sizeOfArray(Collections.emptyList()))) {
+            Pointer pid = mem.reserve(8);
+            int err = Native.libc.posix_spawn(pid, mem.cString(new byte[0]), null, null, mem.cStringArray(argv),
+                    mem.cStringArray(Collections.emptyList()));
+            if (err != 0) return true;
+            while (Native.extra().waitpid(pid.getInt(0), null, 0) < 0 && Native.errno() == Constants.EINTR) {
+                // retry
+            }
+            return false;
+        }
+    }
+
     private static void awaitUninterruptibly(CountDownLatch latch) {
         boolean interrupted = false;
         while (true) {
@@ -280,8 +301,16 @@ final class ResourceLimitGate {
         if (interrupted) Thread.currentThread().interrupt();
     }
 
-    /** The FIFO in a private directory, removed when the JVM exits; or the error that prevented it, for every spawn that needs it. */
+    /**
+     * The FIFO in a private directory, removed when the JVM exits; or the error that prevented it, for every spawn
+     * that needs it, as where posix_spawn does not wait for its child's exec: the gate is opened only while the
+     * spawn has not returned, so there a held child would wait at it for ever.
+     */
     private static ResourceLimitGate create() {
+        if (!spawnWaitsForExec()) {
+            return new ResourceLimitGate(null, SpawnError.unsupported(":rlimit_* needs a posix_spawn that returns only once its child"
+                    + " has exec'd or failed (CLONE_VFORK); here it returns before (an emulator such as qemu-user runs vfork as fork)"));
+        }
         try {
             Path dir = Files.createTempDirectory("posix-spawn-jruby-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             // deleteOnExit deletes in the reverse order of registration: the FIFO first, then its (then empty) directory.
