@@ -251,9 +251,7 @@ final class ResourceLimitGate {
             for (long held = pid < 0 ? heldChild(fs, known, returned) : pid; held >= 0; held = heldChild(fs, known, returned)) {
                 known.add(held);
                 Native.extra().kill(held, Constants.SIGKILL);
-                while (Native.extra().waitpid(held, null, 0) < 0 && Native.errno() == Constants.EINTR) {
-                    // retry
-                }
+                Spawner.reap(held);
             }
         } catch (SpawnError ignored) {
             // /proc unreadable now: the lifeline kills what is left once the spawn's ends close
@@ -281,9 +279,7 @@ final class ResourceLimitGate {
             int err = Native.libc.posix_spawn(pid, mem.cString(new byte[0]), null, null, mem.cStringArray(argv),
                     mem.cStringArray(Collections.emptyList()));
             if (err != 0) return true;
-            while (Native.extra().waitpid(pid.getInt(0), null, 0) < 0 && Native.errno() == Constants.EINTR) {
-                // retry
-            }
+            Spawner.reap(pid.getInt(0));
             return false;
         }
     }

@@ -13,8 +13,10 @@ import org.posixspawn.jruby.os.libc.Pipe;
 import org.posixspawn.jruby.os.libc.SpawnError;
 import org.posixspawn.jruby.os.lookup.ProgramLookup;
 import org.posixspawn.jruby.os.platform.PlatformProfile;
+import org.posixspawn.jruby.plan.ChildDup;
 import org.posixspawn.jruby.plan.PathName;
 import org.posixspawn.jruby.plan.Redirect;
+import org.posixspawn.jruby.plan.ResourceLimit;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
 /**
@@ -35,7 +37,7 @@ public final class Spawner {
         if (plan.setsid && !Features.setsid()) throw SpawnError.unsupported(Features.SETSID_MISSING);
         try (RedirectFiles files = RedirectFiles.open(plan)) {
             boolean needsChdir = SpawnFailure.changesDirectory(plan.cwd);
-            SpawnError fault = closedDescriptor(plan);
+            SpawnError fault = descriptorFault(plan);
             // the FS thread would refuse the directory before the child (and its setpgid and setrlimit) exists
             if (fault == null && plan.hasEarlySteps()) fault = SpawnFailure.directoryFault(plan);
             byte[] executable = fault != null ? null
@@ -88,7 +90,8 @@ public final class Spawner {
         }
     }
 
-    private static void reap(long pid) {
+    /** waitpid(pid, 0) of a child that ran nothing, retried through EINTR. */
+    static void reap(long pid) {
         while (Native.extra().waitpid(pid, null, 0) < 0 && Native.errno() == Constants.EINTR) {
             // retry
         }
@@ -101,15 +104,21 @@ public final class Spawner {
 
     /**
      * MRI's child fails with EBADF on a redirect source (dup2), then a descriptor to close, that is not open
-     * in the parent. posix_spawn ignores a close action on such a descriptor, so both are looked at here: the
-     * error, or null.
+     * in the parent, and on a redirect or [:child, fd] onto a number at or above the :rlimit_nofile it has just
+     * set (dup2). posix_spawn ignores a close action on a descriptor not open, so these are looked at here:
+     * the error, or null.
      */
-    private static SpawnError closedDescriptor(SpawnPlan plan) {
+    private static SpawnError descriptorFault(SpawnPlan plan) {
+        long limit = Long.MAX_VALUE; // the child's soft RLIMIT_NOFILE under :rlimit_nofile (RLIM_INFINITY is -1: none)
+        for (ResourceLimit r : plan.rlimits) if (r.name.equals("rlimit_nofile") && r.soft >= 0) limit = r.soft;
         for (Redirect r : plan.redirects) {
-            if (r.file == null && !isOpen(r.parentFd)) return SpawnError.inChild(Constants.EBADF, PathName.of("dup2"));
+            if (r.file == null && !isOpen(r.parentFd) || r.childFd >= limit) return SpawnError.inChild(Constants.EBADF, PathName.of("dup2"));
         }
         for (int fd : plan.closes) {
             if (!isOpen(fd)) return SpawnError.inChild(Constants.EBADF, PathName.of("close"));
+        }
+        for (ChildDup d : plan.childDups) {
+            if (d.childFd >= limit) return SpawnError.inChild(Constants.EBADF, PathName.of("dup2"));
         }
         return null;
     }
