@@ -101,14 +101,16 @@ module Differential
       ),
 
       Entry.new(
-        name: "MRI 3.1's env nil under a UTF-16 default_internal",
-        reason: 'with Encoding.default_internal UTF-16LE (not ASCII-compatible) MRI 3.1 leaves a variable set that the ' \
-                'env hash unsets ({"NAME" => nil}): it compares the name with ENV\'s names transcoded to default_internal, ' \
-                'which never match (`DIFF_X=yes ruby -e \'Encoding.default_internal = "UTF-16LE"; system({"DIFF_X" => nil}, "env")\'`); ' \
-                'the gem unsets it, as MRI does under any ASCII-compatible default_internal',
-        readme: '(to add, Differences from MRI, on purpose) An env hash\'s nil unsets the variable whatever Encoding.default_internal is',
+        name: "MRI 3.1's env hash under a UTF-16 default_internal",
+        reason: 'with Encoding.default_internal UTF-16LE (not ASCII-compatible) MRI 3.1 keeps the inherited variable that ' \
+                'the env hash unsets or sets ({"NAME" => nil}, {"PATH" => dir}: the child gets both PATHs): it compares the ' \
+                'names with ENV\'s, transcoded to default_internal, which never match (`DIFF_X=yes ruby -e ' \
+                '\'Encoding.default_internal = "UTF-16LE"; system({"DIFF_X" => nil}, "env")\'`); the gem unsets or replaces ' \
+                'it, as MRI does under any ASCII-compatible default_internal',
+        readme: '(to add, Differences from MRI, on purpose) An env hash unsets and replaces variables whatever ' \
+                'Encoding.default_internal is',
         rule: lambda do |call, mri, gem|
-          names = call =~ /encodings\([^)]*"UTF-16LE"\)/ ? call.scan(/"(\w+)" => nil/).flatten : []
+          names = call =~ /encodings\([^)]*"UTF-16LE"\)/ ? call.scan(/"(\w+)" => /).flatten : []
           names.reduce([mri, gem]) { |(m, g), name| without(m, g, /\Aenv=#{name}=/, :mri) }
         end
       ),
