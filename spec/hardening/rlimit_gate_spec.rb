@@ -155,10 +155,14 @@ RSpec.describe 'the rlimit gate', if: File.directory?('/proc/self') do
     script = <<~'RUBY'
       POSIX::Spawn::Native.hold_at_gate(true)
       Thread.new { POSIX::Spawn.spawn('sleep', '300', rlimit_core: 0) }
+      # a thread may end between the glob and the read (the binding thread, the JIT's), and a child may end
+      # before its stat is read (the gate's one probe of posix_spawn, a spawn of ""): the one still asleep
+      asleep = ->(pid) { (File.read("/proc/#{pid}/stat")[/\) (\S)/, 1] rescue nil) == 'S' }
       held = nil
-      # a thread may end between the glob and the read (the binding thread, the JIT's)
-      sleep 0.01 until (held = Dir.glob('/proc/self/task/*/children').flat_map { |f| (File.read(f) rescue '').split }.first)
-      sleep 0.01 until File.read("/proc/#{held}/stat")[/\) (\S)/, 1] == 'S'
+      until held
+        sleep 0.05
+        held = Dir.glob('/proc/self/task/*/children').flat_map { |f| (File.read(f) rescue '').split }.find(&asleep)
+      end
       puts held
       $stdout.flush
       sleep
