@@ -281,6 +281,8 @@ module MalformedCall
     [:spawn,     %q('true', rlimit_core: [2, 1], pgroup: 2**31 - 1),          Errno::EPERM, "Operation not permitted - setpgid"],
     [:spawn,     %q('true', umask: 0o22, pgroup: 2**31 - 1, chdir: 'nope'),   Errno::EPERM, "Operation not permitted - setpgid"],
     [:spawn,     %q('true', umask: 0o22, rlimit_core: [2, 1], 2 => 250),      Errno::EINVAL, "Invalid argument - setrlimit"],
+    [:spawn,     %q('no-such-program-here', rlimit_nofile: 0),                   Errno::ENOENT, "No such file or directory - no-such-program-here"],
+    [:spawn,     %q('true', rlimit_nofile: 0, chdir: 'nope'),                    Errno::ENOENT, "No such file or directory - nope"],
     [:spawn,     %q('no-such-program-here', 70 => :out, rlimit_nofile: 64),      Errno::EBADF, "Bad file descriptor - dup2"],
     [:spawn,     %q('true', 1 => File::NULL, 70 => [:child, 1], rlimit_nofile: 64, chdir: 'nope'), Errno::EBADF, "Bad file descriptor - dup2"],
     [:spawn,     %q('true', 1 => 250, chdir: 'nope'),                         Errno::EBADF, "Bad file descriptor - dup2"],

@@ -86,7 +86,9 @@ public final class Spawner {
             reap(start(early, new byte[0], none, SpawnFailure.changesDirectory(early.cwd))); // a posix_spawn that returns before the exec (qemu-user)
             return later;
         } catch (SpawnError e) {
-            return e.errno == Constants.ENOENT ? later : e;
+            // ENOENT: the exec of "". EBADF: the gate's own dup2 of stdin under a :rlimit_nofile of 0, once set (that
+            // plan has no redirects). Either way setpgid and setrlimit passed.
+            return e.errno == Constants.ENOENT || e.errno == Constants.EBADF ? later : e;
         }
     }
 
