@@ -7,9 +7,8 @@ RSpec.shared_examples 'handle behaviour' do |route|
     Process.clock_gettime(Process::CLOCK_MONOTONIC)
   end
 
-  # The pidfds this process holds, as { fd => target }.
   def pidfds
-    ProcessResources.descriptors.select { |_, target| target.include?('pidfd') }
+    ProcessResources.reaper_pidfds
   end
 
   after { @handles&.each { |h| h.terminate(grace: 0.1) if h.alive? } }
@@ -257,7 +256,7 @@ RSpec.shared_examples 'handle behaviour' do |route|
     deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 5
     sleep 0.01 while ProcessResources.children.key?(pid) && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
     expect(ProcessResources.children).not_to have_key(pid)
-    expect(ProcessResources.threads - threads - ['posix-spawn-reaper']).to eq([])
+    expect(ProcessResources.threads - threads - ProcessResources::REAPER_THREADS).to eq([])
     expect { Process.wait(pid) }.to raise_error(Errno::ECHILD)
   end
 
@@ -268,11 +267,17 @@ RSpec.shared_examples 'handle behaviour' do |route|
     warm.wait
     [warm.stdin, warm.stdout, warm.stderr].each(&:close)
     before = ProcessResources.snapshot(:descriptors, :children, :threads)
+    watch_before = ProcessResources.thread_descriptors('posix-spawn-pidfds')
     handles = Array.new(5) { start('sleep', '30', in: :pipe, out: :pipe, err: :pipe) }
-    expect(pidfds.size).to be >= 5 if route == :pidfd
-    expect(pidfds).to be_empty if route == :waitpid_poll
+    handles.each(&:route) # the watch's word on each: its pidfd is open by then
+    # The pidfds are the watch's, in a table of its own: none is in the process's, which every spawn copies.
+    expect(ProcessResources.descriptors.values.grep(/pidfd/)).to eq([])
+    expect(pidfds.reject { |fd, target| watch_before[fd] == target }.size).to eq(route == :pidfd ? 5 : 0)
     handles.each { |h| h.terminate(grace: 0.1) }
     handles.each { |h| [h.stdin, h.stdout, h.stderr].each(&:close) }
     expect(ProcessResources.settled_changes(before, new_only: true)).to eq({})
+    deadline = monotonic + 5 # the watch closes a pidfd right after its reap
+    sleep 0.01 until ProcessResources.thread_descriptors('posix-spawn-pidfds') == watch_before || monotonic > deadline
+    expect(ProcessResources.thread_descriptors('posix-spawn-pidfds')).to eq(watch_before)
   end
 end

@@ -25,7 +25,7 @@ RSpec.describe 'the C heap under load', ci_leg: 'jruby-10-dropin' do
     JSON.parse(output.lines.last)
   end
 
-  # [runs an interval, warm-up runs]. Bounded: about 40 s of CPU a JRuby (8 operations x 460 runs under -Xint).
+  # [runs an interval, warm-up runs]. Bounded: about 40 s of CPU a JRuby (9 operations x 460 runs under -Xint).
   { [120, 100] => {}, [700, 300] => { long: true } }.each do |(runs, warm_up), tags|
     context "#{NativeHeapLoad::INTERVALS} intervals of #{runs} runs of each operation", **tags do
       before(:context) do

@@ -49,6 +49,12 @@ module NativeHeapLoad
       handle.communicate('x')
       handle.wait
     end,
+    # Through the pidfd watch's thread (its pidfd, its reap) and a callback queued to the reaper's.
+    handle_on_exit: lambda do
+      handle = POSIX::Spawn.start('true')
+      handle.on_exit { nil }
+      handle.wait
+    end,
     popen_read: -> { IO.popen(%w[echo x], &:read) },
     backtick: -> { `echo x` },
     pty_spawn: lambda do

@@ -49,6 +49,37 @@ module ProcessResources
     end
   end
 
+  # The threads the reaper runs: its own, and the watch of the pidfds (Linux, where pidfd_open works).
+  REAPER_THREADS = %w[posix-spawn-pidfds posix-spawn-reaper].freeze
+
+  # The descriptors of the thread named name, as descriptors gives them, where it has a table of its own
+  # (the reaper's pidfd watch: unshare(CLONE_FILES)); {} when there is no such thread.
+  def thread_descriptors(name)
+    task = Dir.children('/proc/self/task').find do |tid|
+      File.read("/proc/self/task/#{tid}/comm").chomp == name[0, 15] # the kernel keeps 15 bytes of a name
+    rescue Errno::ENOENT
+      false
+    end
+    return {} unless task
+
+    dir = "/proc/self/task/#{task}/fd"
+    Dir.children(dir).each_with_object({}) do |fd, fds|
+      fds[Integer(fd)] = File.readlink("#{dir}/#{fd}")
+    rescue Errno::ENOENT
+      next
+    end
+  end
+
+  # The soft limit on descriptor numbers (ulimit -n), which a table of its own has too.
+  def descriptor_limit
+    Process.getrlimit(:NOFILE).first
+  end
+
+  # The pidfds the reaper's watch holds, as { fd => target }.
+  def reaper_pidfds
+    thread_descriptors('posix-spawn-pidfds').select { |_, target| target.include?('pidfd') }
+  end
+
   # This process's descriptors open on the file at path (the same file: without /proc, the same inode).
   def descriptors_of(path)
     target = PORTABLE ? File.stat(path).then { |st| "#{st.ftype} #{st.dev}:#{st.ino}" } : File.realpath(path)

@@ -7,6 +7,8 @@ import jnr.ffi.Pointer;
 import org.posixspawn.jruby.os.child.OwnedChild;
 import org.posixspawn.jruby.os.child.Reaper;
 import org.posixspawn.jruby.os.libc.Constants;
+import org.posixspawn.jruby.os.libc.Features;
+import org.posixspawn.jruby.os.libc.LinuxCalls;
 import org.posixspawn.jruby.os.libc.Native;
 import org.posixspawn.jruby.os.libc.NativeBlock;
 import org.posixspawn.jruby.os.libc.Pipe;
@@ -21,10 +23,10 @@ import org.posixspawn.jruby.plan.SpawnPlan;
  * The pipes are {@link CapturePipes}; output is read straight into {@link CaptureBuffer}s. A wake-up pipe
  * lets another thread ({@link #wakeup}: Thread#raise, Thread#kill, Timeout, a trapped Ctrl-C) break the
  * poll; {@link #close} then ends a child that is still running ({@link OwnedChild#terminate}) and closes
- * every descriptor. The child belongs to the {@link Reaper}; the run also polls its pidfd and reaps it the
- * moment it ends (the reaper's own check, under the child's lock: whichever comes first reaps), and without a
- * pidfd the reaper's word of the end comes through the same wake-up pipe; the deadline covers the wait for
- * the exit too.
+ * every descriptor. The child belongs to the {@link Reaper}; the run also polls a pidfd of its own (the
+ * reaper's are in another descriptor table) and reaps the child the moment it ends (the reaper's own check,
+ * under the child's lock: whichever comes first reaps), and without a pidfd the reaper's word of the end
+ * comes through the same wake-up pipe; the deadline covers the wait for the exit too.
  * <p>
  * An output can be streamed instead of captured ({@link CaptureBuffer#stream}): {@link #run} then returns
  * after each read from it, and the caller takes the bytes with {@link CaptureBuffer#takeChunk}.
@@ -50,7 +52,7 @@ public final class Capture implements AutoCloseable {
     private final Object wakeLock = new Object();
     private volatile boolean wakeupAsked; // by wakeup(), not by the reaper's word of the end
     // The parent's ends, -1 once closed.
-    private int stdin, stdout, stderr, wakeRead, wakeWrite;
+    private int stdin, stdout, stderr, wakeRead, wakeWrite, pidfd;
     private boolean closed;
     private boolean moved; // the last round read or wrote something
     private long outputTotal; // bytes read from stdout and stderr, streamed or captured
@@ -68,6 +70,8 @@ public final class Capture implements AutoCloseable {
         this.stderr = stderr;
         wakeRead = wake.takeRead();
         wakeWrite = wake.takeWrite();
+        // Where pidfd_open fails (EMFILE, ESRCH: reaped already), the reaper's word of the end comes instead.
+        pidfd = runsChild && Features.pidfdOpen() ? (int) LinuxCalls.Bound.LINUX.syscall(Constants.PIDFD_OPEN_SYSCALL, child.pid, 0, 0, 0) : -1;
         if (child != null) child.onExitLater(ended -> nudge()); // false: it has ended already, which run sees first
     }
 
@@ -197,7 +201,6 @@ public final class Capture implements AutoCloseable {
             pollfds.watch(stdin, Constants.POLLOUT);
             pollfds.watch(stdout, Constants.POLLIN);
             pollfds.watch(stderr, Constants.POLLIN);
-            int pidfd = runsChild ? child.pidfd() : -1;
             pollfds.watch(pidfd, Constants.POLLIN);
             if (!waitingForExit && drainUntil != Long.MAX_VALUE) {
                 // After the exit (the reaper's wake-up told), poll no longer than the delay.
@@ -221,7 +224,10 @@ public final class Capture implements AutoCloseable {
                 else if (fd == stdin) feed();
                 else if (fd == stdout) stdout = drain(stdout, out);
                 else if (fd == stderr) stderr = drain(stderr, err);
-                else if (fd == pidfd) child.reapIfExited(status());
+                else if (fd == pidfd && child.reapIfExited(status())) { // readable from now on: out of the poll
+                    Native.libc.close(pidfd);
+                    pidfd = -1;
+                }
             }
             if (woken) drainWakeups();
             if (woken && wakeupAsked) {
@@ -258,8 +264,8 @@ public final class Capture implements AutoCloseable {
     public void close() {
         if (closed) return;
         closed = true;
-        closeAll(stdin, stdout, stderr);
-        stdin = stdout = stderr = -1;
+        closeAll(stdin, stdout, stderr, pidfd);
+        stdin = stdout = stderr = pidfd = -1;
         if (runsChild && !child.ended()) child.terminate();
         synchronized (wakeLock) {
             closeAll(wakeRead, wakeWrite);

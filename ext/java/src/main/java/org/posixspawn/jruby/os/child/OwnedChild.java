@@ -9,15 +9,17 @@ import java.util.function.Consumer;
 import jnr.constants.platform.Errno;
 import jnr.ffi.Pointer;
 import org.posixspawn.jruby.os.libc.Constants;
+import org.posixspawn.jruby.os.libc.Fds;
+import org.posixspawn.jruby.os.libc.Features;
 import org.posixspawn.jruby.os.libc.LinuxCalls;
 import org.posixspawn.jruby.os.libc.Native;
 import org.posixspawn.jruby.os.libc.SpawnError;
 
 /**
- * A child given to the {@link Reaper}: its pid, the pidfd the reaper waits on (or none: then the reaper asks
- * waitpid), and, once it has ended, its wait status. Only {@link #reapIfExited} reaps it (the reaper's, or a
- * Capture's that saw the pidfd readable), under this object's lock, so while {@link #ended} is false the pid
- * is still this child's (a zombie keeps it) and may be signalled. The lock is a ReentrantLock, not a monitor:
+ * A child given to the {@link Reaper}: its pid, how the reaper learns of its end (a pidfd in the
+ * {@link PidfdWatch}, or waitpid polled), and, once it has ended, its wait status. Only {@link #reapIfExited}
+ * reaps it (the reaper's, the watch's, or a Capture's that saw its own pidfd readable), under this object's
+ * lock, so while {@link #ended} is false the pid is still this child's (a zombie keeps it) and may be signalled. The lock is a ReentrantLock, not a monitor:
  * HotSpot gives a monitor waited on (or fought over) a C-heap ObjectMonitor that it frees only a minute later,
  * one per child for every Handle#wait (doc/native-memory.md).
  */
@@ -29,8 +31,7 @@ public final class OwnedChild {
     /** Signal the child's process group (it leads one: :pgroup or :setsid) where a group is asked for. */
     public final boolean leadsGroup;
     final boolean killOnExit;
-    private boolean pidfdRoute;
-    private int pidfd; // -1 once reaped, or on the waitpid route
+    private ExitRoute route; // null until the watch has opened the pidfd, or could not
     private boolean ended, lost;
     private int rawStatus = -1;
     private List<Consumer<OwnedChild>> listeners = new ArrayList<>();
@@ -40,31 +41,31 @@ public final class OwnedChild {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition end = lock.newCondition();
 
-    OwnedChild(long pid, int pidfd, boolean leadsGroup, boolean killOnExit) {
+    /** @param watched given to the {@link PidfdWatch}, which decides the route soon; else polled */
+    OwnedChild(long pid, boolean leadsGroup, boolean killOnExit, boolean watched) {
         this.pid = pid;
-        this.pidfd = pidfd;
-        this.pidfdRoute = pidfd >= 0;
         this.leadsGroup = leadsGroup;
         this.killOnExit = killOnExit;
+        this.route = watched ? null : ExitRoute.WAITPID_POLL;
     }
 
-    /** The reaper could not watch the pidfd: it is closed, and waitpid is asked instead. */
-    void withoutPidfd() {
+    /** The watch opened the pidfd (PIDFD), or could not and handed the child to polling. */
+    void decideRoute(ExitRoute way) {
         lock.lock();
         try {
-            Native.libc.close(pidfd);
-            pidfd = -1;
-            pidfdRoute = false;
+            route = way;
+            end.signalAll();
         } finally {
             lock.unlock();
         }
     }
 
-    /** How the reaper learns of this child's end. */
+    /** How the reaper learns of this child's end; waits for the watch's word, which comes at once. */
     public ExitRoute route() {
         lock.lock();
         try {
-            return pidfdRoute ? ExitRoute.PIDFD : ExitRoute.WAITPID_POLL;
+            while (route == null) end.awaitUninterruptibly();
+            return route;
         } finally {
             lock.unlock();
         }
@@ -108,7 +109,7 @@ public final class OwnedChild {
     public boolean awaitEnd(long deadline) throws InterruptedException {
         lock.lock(); // not lockInterruptibly: as before, an ended child is reported even to an interrupted thread
         try {
-            while (!ended) {
+            while (!ended) { // the end condition is also signalled when the route is decided
                 long left = deadline - System.nanoTime();
                 if (left <= 0) return false;
                 end.awaitNanos(left);
@@ -121,8 +122,9 @@ public final class OwnedChild {
 
     /**
      * Sends {@code signal} to the child (or, with {@code group} and {@link #leadsGroup}, to its group); false when
-     * it has already ended. Through the pidfd where there is one, so a pid reused by another process is never
-     * reached; an exited child not yet reaped counts as ended.
+     * it has already ended. Under the lock, so no reap of ours frees the pid meanwhile; through a pidfd of the
+     * caller's own where pidfd_open works (the watch's are in another table), so an exited child not yet
+     * reaped counts as ended.
      */
     public boolean signal(int signal, boolean group) throws SpawnError {
         lock.lock();
@@ -135,7 +137,17 @@ public final class OwnedChild {
 
     private boolean signalHeld(int signal, boolean group) throws SpawnError {
         if (ended) return false;
-        if (pidfd >= 0 && Reaper.readable(pidfd)) return false;
+        int pidfd = Features.pidfdOpen() ? (int) LinuxCalls.Bound.LINUX.syscall(Constants.PIDFD_OPEN_SYSCALL, pid, 0, 0, 0) : -1;
+        try {
+            if (pidfd < 0 && Features.pidfdOpen() && LinuxCalls.Bound.errno() == Constants.ESRCH) return false; // someone else's wait took it
+            if (pidfd >= 0 && Fds.readable(pidfd)) return false;
+            return send(signal, group, pidfd);
+        } finally {
+            if (pidfd >= 0) Native.libc.close(pidfd);
+        }
+    }
+
+    private boolean send(int signal, boolean group, int pidfd) throws SpawnError {
         long r;
         int errno;
         if (group && leadsGroup) {
@@ -216,18 +228,8 @@ public final class OwnedChild {
     public void onExitOnReaper(Consumer<OwnedChild> listener) {
         lock.lock();
         try {
-            if (ended) Reaper.queue(() -> Reaper.callSafely(listener, this));
+            if (ended) Reaper.queue(listener, this);
             else reaperListeners.add(listener);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** The pidfd the reaper waits on, or -1 (ended, or the waitpid route): a {@code Capture} polls it too. */
-    public int pidfd() {
-        lock.lock();
-        try {
-            return pidfd;
         } finally {
             lock.unlock();
         }
@@ -235,9 +237,19 @@ public final class OwnedChild {
 
     /**
      * Reaps the child if it has exited, returning whether it has ended: the reaper's check, also made by a
-     * {@code Capture} whose poll saw the pidfd readable (one thread's wake-up less before its run ends).
+     * {@code Capture} whose own pidfd saw the end (one thread's wake-up less before its run ends). The gem's
+     * listeners ({@link #onExitLater}) run on the calling thread.
      */
     public boolean reapIfExited(Pointer status) {
+        return reap(status, false);
+    }
+
+    /** {@link #reapIfExited} on the {@link PidfdWatch}'s thread, which runs no listener: they go to the reaper's. */
+    boolean reapOnWatch(Pointer status) {
+        return reap(status, true);
+    }
+
+    private boolean reap(Pointer status, boolean onWatch) {
         List<Consumer<OwnedChild>> toCall;
         lock.lock();
         try {
@@ -251,20 +263,19 @@ public final class OwnedChild {
                 return false; // still running (or EINTR: asked again next time)
             }
             ended = true;
-            // Forgotten before anyone learns of the end (a Process.wait after it gets ECHILD), and before the
-            // close frees the pidfd's number for another child's pidfd_open.
-            Reaper.forget(this, pidfd);
-            if (pidfd >= 0) Native.libc.close(pidfd);
-            pidfd = -1;
+            Reaper.forget(this); // before anyone learns of the end: a Process.wait after it gets ECHILD
             toCall = listeners;
             listeners = null;
-            for (Consumer<OwnedChild> listener : reaperListeners) Reaper.queue(() -> Reaper.callSafely(listener, this));
+            for (Consumer<OwnedChild> listener : reaperListeners) Reaper.queue(listener, this);
             reaperListeners = null;
             end.signalAll();
         } finally {
             lock.unlock();
         }
-        for (Consumer<OwnedChild> listener : toCall) Reaper.callSafely(listener, this);
+        for (Consumer<OwnedChild> listener : toCall) {
+            if (onWatch) Reaper.queue(listener, this);
+            else Reaper.callSafely(listener, this);
+        }
         return true;
     }
 }

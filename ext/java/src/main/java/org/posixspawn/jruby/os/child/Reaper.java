@@ -24,33 +24,33 @@ import org.posixspawn.jruby.os.spawn.Spawner;
 import org.posixspawn.jruby.plan.SpawnPlan;
 
 /**
- * One thread per JVM, started on first use, that reaps every child given to it ({@link #spawn}) as soon as it
- * ends: it waits on all their pidfds at once with epoll (Linux 5.3+), and asks waitpid(WNOHANG) every
- * {@link #POLL_MILLIS} ms for those without one (no pidfd_open, or it failed). It reaps nothing else: children
- * of a plain spawn stay their caller's. 10,000 children cost this one thread and a pidfd each.
+ * One thread per JVM, started on first use, that owns every child given to it ({@link #spawn}) until it
+ * ends, and runs their exit listeners. On Linux 5.3+ a second thread, the {@link PidfdWatch}, waits on all
+ * their pidfds at once and reaps each as it ends; children without a pidfd (no pidfd_open, or it failed)
+ * are asked about with waitpid(WNOHANG) every {@link #POLL_MILLIS} ms here. It reaps nothing else: children
+ * of a plain spawn stay their caller's. 10,000 children cost these two threads and a pidfd each, in the
+ * watch's descriptor table, not the one every spawn copies.
  * <p>
  * Children adopted with kill-on-exit get TERM, then KILL after {@link OwnedChild#GRACE_NANOS}, when the JVM exits.
  */
 public final class Reaper {
     /** How often children without a pidfd are asked about. */
     public static final int POLL_MILLIS = 10;
-    private static final int MAX_EVENTS = 256;
 
     private static final Map<Long, OwnedChild> OWNED = new ConcurrentHashMap<>();
-    private static final Map<Integer, OwnedChild> BY_PIDFD = new ConcurrentHashMap<>();
     private static final Set<OwnedChild> POLLED = ConcurrentHashMap.newKeySet();
     private static final Set<OwnedChild> KILL_ON_EXIT = ConcurrentHashMap.newKeySet();
-    /** Listeners {@link OwnedChild#onExitOnReaper} queued for this thread to call, in the order queued. */
-    private static final Queue<Runnable> QUEUED = new ConcurrentLinkedQueue<>();
+    /** Listeners queued for this thread to call, in the order queued. */
+    private static final Queue<Call> QUEUED = new ConcurrentLinkedQueue<>();
     private static volatile Reaper instance;
 
-    private final int epoll; // -1 where there is no epoll (not Linux): only the waitpid route
     private final int wakeRead, wakeWrite;
+    private final PidfdWatch watch; // null: every child is polled
 
-    private Reaper(int epoll, int wakeRead, int wakeWrite) {
-        this.epoll = epoll;
+    private Reaper(int wakeRead, int wakeWrite, PidfdWatch watch) {
         this.wakeRead = wakeRead;
         this.wakeWrite = wakeWrite;
+        this.watch = watch;
         Thread thread = new Thread(this::loop, "posix-spawn-reaper");
         thread.setDaemon(true);
         thread.start();
@@ -65,16 +65,17 @@ public final class Reaper {
             wakeRead = wake.takeRead();
             wakeWrite = wake.takeWrite();
         }
-        int epoll = -1;
-        if (Native.PROFILE.exitWait == Strategy.ExitWait.PIDFD_ELSE_WAITPID_POLL) {
-            epoll = LinuxCalls.Bound.LINUX.epoll_create1(Constants.EPOLL_CLOEXEC);
-            int errno = epoll < 0 ? LinuxCalls.Bound.errno() : watch(epoll, wakeRead);
-            if (errno != 0) {
-                for (int fd : new int[] {epoll, wakeRead, wakeWrite}) if (fd >= 0) Native.libc.close(fd);
-                throw SpawnError.errno(errno, epoll < 0 ? "epoll_create1" : "epoll_ctl");
+        PidfdWatch watch = null;
+        if (Native.PROFILE.exitWait == Strategy.ExitWait.PIDFD_ELSE_WAITPID_POLL) { // pretended missing or not: a later child may have one
+            try {
+                watch = PidfdWatch.start(wakeWrite);
+            } catch (SpawnError e) {
+                Native.libc.close(wakeRead);
+                Native.libc.close(wakeWrite);
+                throw e;
             }
         }
-        instance = new Reaper(epoll, wakeRead, wakeWrite);
+        instance = new Reaper(wakeRead, wakeWrite, watch);
         return instance;
     }
 
@@ -92,25 +93,21 @@ public final class Reaper {
     }
 
     private OwnedChild adopt(long pid, boolean leadsGroup, boolean killOnExit) {
-        // pidfd_open may fail (EMFILE, an old kernel), and so may epoll_ctl (ENOMEM, ENOSPC: max_user_watches):
-        // then this child is asked about by waitpid instead.
-        int pidfd = Features.pidfdOpen() ? (int) LinuxCalls.Bound.LINUX.syscall(Constants.PIDFD_OPEN_SYSCALL, pid, 0, 0, 0) : -1;
-        OwnedChild child = new OwnedChild(pid, pidfd, leadsGroup, killOnExit);
-        OWNED.put(pid, child); // before the reaper can see it end
+        boolean watched = watch != null && Features.pidfdOpen();
+        OwnedChild child = new OwnedChild(pid, leadsGroup, killOnExit, watched);
+        OWNED.put(pid, child); // before anyone can see it end
         if (killOnExit) KILL_ON_EXIT.add(child);
-        if (pidfd >= 0) {
-            BY_PIDFD.put(pidfd, child); // before the watch: epoll_wait sees it at once, even when it has already exited
-            if (watch(epoll, pidfd) != 0) { // never watched, so not reaped meanwhile
-                BY_PIDFD.remove(pidfd);
-                child.withoutPidfd();
-            }
-        }
-        if (child.route() == ExitRoute.WAITPID_POLL) {
-            POLLED.add(child);
-            wake(); // a blocked epoll_wait would not look at it otherwise
-        }
-        Trace.record(Trace.Concern.EXIT_ROUTE, child.route());
+        // The watch opens the pidfd on its own thread; where it cannot (EMFILE), it hands the child to poll().
+        if (watched) watch.add(child);
+        else poll(child);
+        Trace.record(Trace.Concern.EXIT_ROUTE, watched ? ExitRoute.PIDFD : ExitRoute.WAITPID_POLL);
         return child;
+    }
+
+    /** Asks waitpid about {@code child} every {@link #POLL_MILLIS} ms from now on. */
+    static void poll(OwnedChild child) {
+        POLLED.add(child);
+        wake(instance.wakeWrite); // a blocked poll would not look at it otherwise
     }
 
     /** The child of {@code pid} the reaper owns and has not yet seen end, or null. */
@@ -124,7 +121,7 @@ public final class Reaper {
     }
 
     /** Adds {@code fd} to the epoll set; 0, or the errno. */
-    private static int watch(int epoll, int fd) {
+    static int watch(int epoll, int fd) {
         try (NativeBlock mem = new NativeBlock(NativeBlock.align(16))) {
             Pointer event = mem.reserve(16);
             event.putInt(0, Constants.EPOLLIN);
@@ -133,79 +130,49 @@ public final class Reaper {
         }
     }
 
-    private void wake() {
+    /** One byte into a wake-up pipe. */
+    static void wake(int fd) {
         try (NativeBlock one = new NativeBlock(NativeBlock.align(1))) {
-            Native.extra().write(wakeWrite, one.reserve(1), 1); // a full pipe (EAGAIN) is woken already
+            Native.extra().write(fd, one.reserve(1), 1); // a full pipe (EAGAIN) is woken already
         }
     }
 
     private void loop() {
-        Pointer events = Native.allocate((long) MAX_EVENTS * Constants.EPOLL_EVENT_SIZE);
-        Pointer status = Native.allocate(8);
-        Pointer sink = Native.allocate(64);
-        while (true) {
-            int timeout = POLLED.isEmpty() ? -1 : POLL_MILLIS;
-            int n = epoll >= 0
-                    ? LinuxCalls.Bound.LINUX.epoll_wait(epoll, events, MAX_EVENTS, timeout)
-                    : waitForWakeup(timeout);
-            for (int i = 0; i < n; i++) {
-                int fd = (int) events.getLong((long) i * Constants.EPOLL_EVENT_SIZE + Constants.EPOLL_EVENT_DATA);
-                if (fd == wakeRead) {
-                    while (Native.extra().read(wakeRead, sink, 64) > 0) { /* drained */ }
-                    continue;
+        Pointer status = Native.allocate(8); // for the JVM's life, as the thread
+        try (NativeBlock mem = new NativeBlock(NativeBlock.align(8) + NativeBlock.align(64))) {
+            Pointer pollfd = mem.reserve(8), sink = mem.reserve(64);
+            while (true) {
+                pollfd.putInt(0, wakeRead);
+                pollfd.putShort(4, Constants.POLLIN);
+                pollfd.putShort(6, (short) 0);
+                Native.extra().poll(pollfd, 1, POLLED.isEmpty() ? -1 : POLL_MILLIS);
+                while (Native.extra().read(wakeRead, sink, 64) > 0) { /* drained */ }
+                for (OwnedChild child : POLLED) {
+                    if (child.reapIfExited(status)) POLLED.remove(child);
                 }
-                OwnedChild child = BY_PIDFD.get(fd);
-                if (child != null) child.reapIfExited(status);
+                for (Call call; (call = QUEUED.poll()) != null; ) call.run();
             }
-            for (OwnedChild child : POLLED) {
-                if (child.reapIfExited(status)) POLLED.remove(child);
-            }
-            for (Runnable task; (task = QUEUED.poll()) != null; ) task.run();
         }
     }
 
-    /** Has the reaper's thread run {@code task} (which must not throw) soon, after those queued before it. */
-    static void queue(Runnable task) {
-        QUEUED.add(task);
-        instance.wake(); // an OwnedChild exists, so the reaper does
+    /** Has the reaper's thread call {@code listener} with {@code child} soon, after those queued before it. */
+    static void queue(Consumer<OwnedChild> listener, OwnedChild child) {
+        QUEUED.add(new Call(listener, child));
+        wake(instance.wakeWrite); // an OwnedChild exists, so the reaper does
     }
 
-    /** Without epoll: poll(2) on the wake-up pipe alone. */
-    private int waitForWakeup(int timeout) {
-        try (NativeBlock mem = new NativeBlock(NativeBlock.align(8))) {
-            Pointer pollfd = mem.reserve(8);
-            pollfd.putInt(0, wakeRead);
-            pollfd.putShort(4, Constants.POLLIN);
-            pollfd.putShort(6, (short) 0);
-            Native.extra().poll(pollfd, 1, timeout);
-            while (Native.extra().read(wakeRead, mem.reserve(8), 8) > 0) { /* drained */ }
+    /** A listener and its child, queued: a class, not a lambda, so the watch's thread makes one with nothing to load. */
+    private static final class Call {
+        final Consumer<OwnedChild> listener;
+        final OwnedChild child;
+
+        Call(Consumer<OwnedChild> listener, OwnedChild child) {
+            this.listener = listener;
+            this.child = child;
         }
-        return 0;
-    }
 
-    /**
-     * Called by {@link OwnedChild} once it has ended, on the reaper's thread, before it closes {@code pidfd}
-     * (or -1). The pidfd leaves the epoll set here, not by its close: a child being spawned meanwhile holds a
-     * copy of this process's descriptors until its exec, which would keep it registered, reported readable
-     * under its number while that number is already another child's.
-     */
-    static void forget(OwnedChild child, int pidfd) {
-        if (pidfd >= 0) {
-            LinuxCalls.Bound.LINUX.epoll_ctl(instance.epoll, Constants.EPOLL_CTL_DEL, pidfd, null);
-            BY_PIDFD.remove(pidfd, child);
-        }
-        OWNED.remove(child.pid, child);
-        KILL_ON_EXIT.remove(child);
-    }
-
-    /** Whether {@code fd} (a pidfd) is readable now: its process has exited. */
-    static boolean readable(int fd) {
-        try (NativeBlock mem = new NativeBlock(NativeBlock.align(8))) {
-            Pointer pollfd = mem.reserve(8);
-            pollfd.putInt(0, fd);
-            pollfd.putShort(4, Constants.POLLIN);
-            pollfd.putShort(6, (short) 0);
-            return Native.extra().poll(pollfd, 1, 0) > 0;
+        void run() {
+            callSafely(listener, child);
         }
     }
 
@@ -216,6 +183,18 @@ public final class Reaper {
         } catch (Throwable t) {
             System.err.println("posix-spawn: an exit callback for pid " + child.pid + " raised: " + t);
         }
+    }
+
+    /** Loads what the watch's thread calls here, before it leaves the process's descriptors (see {@link PidfdWatch}). */
+    static void warmUp() {
+        Call.class.getName();
+        QUEUED.isEmpty();
+    }
+
+    /** Called by {@link OwnedChild} once it has ended, before anyone learns of the end. */
+    static void forget(OwnedChild child) {
+        OWNED.remove(child.pid, child);
+        KILL_ON_EXIT.remove(child);
     }
 
     /**

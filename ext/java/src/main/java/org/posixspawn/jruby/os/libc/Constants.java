@@ -58,7 +58,7 @@ public final class Constants {
     public static final int SEEK_SET = 0;
 
     /** Linux: unshare(2)'s flag for a thread of its own cwd and umask; -1 elsewhere. */
-    public static final int CLONE_FS = HERE ? P.CLONE_FS : -1;
+    public static final int CLONE_FS = HERE ? P.CLONE_FS : -1, CLONE_FILES = HERE ? P.CLONE_FILES : -1;
     public static final int F_SETOWN = HERE ? P.F_SETOWN : -1, F_SETSIG = HERE ? P.F_SETSIG : -1, O_ASYNC = HERE ? P.O_ASYNC : -1;
     /** pidfd_open(2) and pidfd_send_signal(2) (Linux x86_64 and aarch64), or -1. */
     public static final long PIDFD_OPEN_SYSCALL = HERE ? P.SYS_PIDFD_OPEN : -1, PIDFD_SEND_SIGNAL_SYSCALL = HERE ? P.SYS_PIDFD_SEND_SIGNAL : -1;

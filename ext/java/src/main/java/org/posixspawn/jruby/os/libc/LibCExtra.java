@@ -38,6 +38,7 @@ public interface LibCExtra {
     int umask(int mask);
     @SaveError int mkfifo(Pointer path, int mode);
     @SaveError int unshare(int flags);
+    @pid_t long getpid();
     @SaveError @pid_t long waitpid(@pid_t long pid, Pointer status, int options);
     @SaveError int kill(@pid_t long pid, int signal);
     @SaveError int prlimit(@pid_t long pid, int resource, Pointer newLimit, Pointer oldLimit);

@@ -29,6 +29,7 @@ final class LinuxTable {
                 .put("POLLOUT", 0x004, "glibc bits/poll.h:27; musl include/poll.h:14")
                 .put("POLLPRI", 0x002, "glibc bits/poll.h:26; musl include/poll.h:13")
                 .put("CLONE_FS", 0x200, "glibc bits/sched.h:44; musl include/sched.h:54")
+                .put("CLONE_FILES", 0x400, "glibc bits/sched.h:45; musl include/sched.h:55")
                 .put("F_SETOWN", 8, "glibc bits/fcntl-linux.h:174; linux include/uapi/asm-generic/fcntl.h:110")
                 .put("F_SETSIG", 10, "glibc bits/fcntl-linux.h:184; linux include/uapi/asm-generic/fcntl.h:114")
                 .put("O_ASYNC", 0x2000, "glibc bits/fcntl-linux.h:72 (020000); linux include/uapi/asm-generic/fcntl.h:45 (FASYNC)")

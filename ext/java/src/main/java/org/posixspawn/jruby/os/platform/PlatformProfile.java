@@ -44,7 +44,7 @@ public final class PlatformProfile {
     public final long TIOCSWINSZ;
     public final int PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, MREMAP_MAYMOVE, MADV_FREE, MADV_HUGEPAGE;
     public final short POLLIN, POLLOUT;
-    public final int CLONE_FS;
+    public final int CLONE_FS, CLONE_FILES;
     /** Linux: a signal the kernel sends a descriptor's owner (F_SETOWN, F_SETSIG, O_ASYNC), the rlimit gate's lifeline. */
     public final int F_SETOWN, F_SETSIG, O_ASYNC;
     public final long SYS_PIDFD_OPEN;
@@ -138,6 +138,7 @@ public final class PlatformProfile {
         POLLIN = (short) table.get("POLLIN");
         POLLOUT = (short) table.get("POLLOUT");
         CLONE_FS = (int) table.get("CLONE_FS");
+        CLONE_FILES = (int) table.get("CLONE_FILES");
         F_SETOWN = (int) table.get("F_SETOWN");
         F_SETSIG = (int) table.get("F_SETSIG");
         O_ASYNC = (int) table.get("O_ASYNC");
