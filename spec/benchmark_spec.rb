@@ -9,7 +9,8 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
   root = File.expand_path('..', __dir__)
   bench = POSIX::Spawn::Benchmark
   spawn_cases = ['POSIX::Spawn.spawn', 'POSIX::Spawn.spawn chdir: Dir.tmpdir', 'POSIX::Spawn.spawn umask: 0o077',
-                 'POSIX::Spawn.spawn close_others: false', 'Process.spawn', 'Kernel#system', 'ProcessBuilder start + waitFor']
+                 'POSIX::Spawn.spawn close_others: false', 'Process.spawn', 'Kernel#system', 'ProcessBuilder start + waitFor',
+                 'SubSpawn.spawn_compat'] # JRuby 9.4 and 10 bundle SubSpawn
   capture_cases = ['POSIX::Spawn::Child 1 MiB', 'POSIX::Spawn::Child 16 MiB', 'Open3.capture3 1 MiB',
                    'ProcessBuilder + drain threads 1 MiB', 'backtick 16 MiB builtin', 'IO.popen(...).read 1 MiB drop-in']
   ratio = /\d+\.\d\d \[\d+\.\d\d-\d+\.\d\d\]/
@@ -79,7 +80,7 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
       end
       expect(results.find { |r| r['case'] == 'POSIX::Spawn.spawn' }).to include('ratio' => 1.0, 'verdict' => nil)
       expect(results.find { |r| r['case'] == 'Process.spawn' }).to include('verdict' => match(/\A(level|faster|slower)\z/))
-      # 11 cases of at most 0.2 + 0.3 s: five and a half seconds, whatever a case's operation costs (a batch
+      # 12 cases of at most 0.2 + 0.3 s: five and a half seconds, whatever a case's operation costs (a batch
       # is sized by its time), with room for a loaded machine.
       expect(report['seconds']['warm_up'] + report['seconds']['timing']).to be < 20
       expect(report['summary'].first).to start_with('summary: warm')
@@ -236,6 +237,12 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     expect { inside.time_per_op(2, 2) }.to raise_error(RuntimeError, "C loop inside: spawning #{missing} failed")
     # The JVM goes on, and so does the library: a failure is not left behind for the next run.
     expect(bench::CReference::InProcess.new(library, 'C loop inside', :search_path, 'true').time_per_op(2, 2)).to be > 0
+  end
+
+  it "reports SubSpawn's row as skipped, saying why, where `require 'subspawn'` fails" do
+    allow(bench::Cases).to receive(:require).with('subspawn').and_raise(LoadError, 'cannot load such file -- subspawn')
+    expect(bench::Cases.subspawn).to eq(bench::Unavailable.new('SubSpawn.spawn_compat', :spawn,
+                                                               "skipped: require 'subspawn' failed (LoadError: cannot load such file -- subspawn)"))
   end
 
   it 'refuses an --only group it does not know' do
