@@ -9,7 +9,8 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
   root = File.expand_path('..', __dir__)
   bench = POSIX::Spawn::Benchmark
   spawn_cases = ['POSIX::Spawn.spawn', 'POSIX::Spawn.spawn chdir: Dir.tmpdir', 'POSIX::Spawn.spawn umask: 0o077',
-                 'POSIX::Spawn.spawn close_others: false', 'Process.spawn', 'Kernel#system', 'ProcessBuilder start + waitFor']
+                 'POSIX::Spawn.spawn close_others: false', 'Process.spawn', 'Kernel#system', 'ProcessBuilder start + waitFor',
+                 'SubSpawn.spawn_compat'] # JRuby 9.4 and 10 bundle SubSpawn
   capture_cases = ['POSIX::Spawn::Child 1 MiB', 'POSIX::Spawn::Child 16 MiB', 'Open3.capture3 1 MiB',
                    'ProcessBuilder + drain threads 1 MiB', 'backtick 16 MiB builtin', 'IO.popen(...).read 1 MiB drop-in']
   ratio = /\d+\.\d\d \[\d+\.\d\d-\d+\.\d\d\]/
@@ -53,10 +54,76 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     summary = out.lines.drop_while { |l| !l.start_with?('summary: warm, ') }
     expect(summary.first).to match(/^summary: warm, \d+ MB live heap, (all \d+ cases settled|\d+ of \d+ cases NOT settled); /)
       .and include("ratio = the other's time over the gem's (drop-in's) in the same rounds [min-max], level when it holds 1")
-    expect(summary.drop(1).map { |l| l[/^  (\S+( \S+)*?)  /, 1] }).to eq(['spawn + wait', ':chdir', 'capture 1 MiB', 'drop-in, 1 MiB'])
+    expect(summary.drop(1).map { |l| l[/^  (\S+( \S+)*?)  /, 1] }).to eq(['spawn + wait', ':chdir', 'capture 1 MiB', 'drop-in, 1 MiB',
+                                                                          'pipe round trip', 'PTY round trip'])
     expect(summary.join).to match(/^  spawn \+ wait +#{"C posix_spawnp #{ratio} (level|gem faster|gem slower); " if have_cc}JRuby's Process.spawn #{ratio}/)
                         .and match(/^  drop-in, 1 MiB +JRuby's Open3.capture3 #{ratio} (level|drop-in faster|drop-in slower); backtick #{ratio}/)
+    # The interactive section: MRI (ruby is on PATH here), JRuby's own IO and the drop-in, in worker processes.
+    expect(out).to include('interactive: a round trip with a live child, in worker processes of their own (no live heap), 3 rounds')
+                   .and match(/^MRI: ruby \d/)
+    %W[IO.popen('cat',\ 'r+'):\ write PTY.spawn\ of\ cat].each { |kind| expect(out).to match(/^#{Regexp.escape(kind)}.* \(ratio to drop-in\)$/) }
+    trip = /\d+ +\d+\.\d +\d+\.\d +\d+\.\d +\d+\.\d/
+    expect(out.scan(row('MRI', /#{trip} +#{ratio} #{verdict} +#{ratio} #{verdict}/)).size).to eq(2)
+    expect(out.scan(row("JRuby's own", /#{trip} +#{ratio} #{verdict} +#{ratio} #{verdict}/)).size).to eq(2)
+    expect(out.scan(row('drop-in', /#{trip} +1\.00 +1\.00/)).size).to eq(2)
+    expect(summary.join).to match(/^  pipe round trip +MRI CPU #{ratio} (level|drop-in faster|drop-in slower); MRI p90 #{ratio} .*; JRuby's own CPU #{ratio} .*; JRuby's own p90 #{ratio}/)
+                        .and match(/^  PTY round trip +MRI CPU #{ratio}/)
     expect(err).to be_empty # not a terminal: no progress lines
+  end
+
+  it 'with --only interactive, times the round trips alone, a count of trips per worker and kind, and leaves MRI out when no ruby is on PATH' do
+    Dir.mktmpdir do |bin|
+      %w[cat sh stty].each { |program| File.symlink(bench.which(program), File.join(bin, program)) } # what the workers' children need
+      out, err, status = benchmark('--only', 'interactive', '-n', '12', '--rounds', '3', '-w', '0.05', '--format', 'json', env: { 'PATH' => bin })
+      expect(status).to be_success, err
+      report = JSON.parse(out)
+      expect(report['results']).to eq([])
+      section = report['interactive']
+      expect(section).to include('rounds' => 3, 'mri_note' => 'MRI left out: no `ruby` on PATH')
+      expect(section['workers'].keys).to eq(["JRuby's own", 'drop-in'])
+      expect(section['workers'].values).to all(start_with('jruby '))
+      results = section['results']
+      expect(results.map { |r| [r['kind'], r['worker']] }).to eq([%w[pipe JRuby's\ own], %w[pipe drop-in], %w[pty JRuby's\ own], %w[pty drop-in]])
+      results.each do |r|
+        expect(r['trips']).to eq(12)
+        expect(r['cpu_us']).to be > 0
+        expect(r.values_at('p50_us', 'p90_us', 'p99_us')).to eq(r.values_at('p50_us', 'p90_us', 'p99_us').sort)
+      end
+      expect(results.select { |r| r['worker'] == 'drop-in' }.map { |r| r.values_at('cpu_ratio', 'p90_ratio') }).to all(eq([nil, nil]))
+      expect(results.find { |r| r['worker'] == "JRuby's own" }['cpu_ratio']).to include('value' => a_value > 0, 'low' => a_value > 0, 'high' => a_value > 0)
+      expect(report['summary']).to match([start_with('summary: warm, the interactive section only;'),
+                                          match(/^  pipe round trip +JRuby's own CPU #{ratio} .*; JRuby's own p90 #{ratio} /),
+                                          match(/^  PTY round trip +JRuby's own CPU #{ratio} /)])
+    end
+  end
+
+  it "gives each round trip's CPU and wall percentiles over all its trips, and its ratios to the drop-in's round by round, in a table and in CSV" do
+    # Workers that answer at once: each round's batch costs the same, the MRI one a fifth of the drop-in's CPU.
+    fake = lambda do |name, cpu_per_trip, walls|
+      worker = Struct.new(:name, :description).new(name, "#{name} 1.0")
+      worker.define_singleton_method(:run) { |_kind, n| [cpu_per_trip * n, walls.cycle.first(n)] }
+      worker.define_singleton_method(:close) {}
+      worker
+    end
+    workers = [fake.('MRI', 2_000, [1_000] * 9 + [5_000]), fake.('drop-in', 10_000, [2_000] * 9 + [8_000])]
+    run = bench::RoundTrip::Run.new(workers).measure(4, trips: 40)
+    rows = run.rows(workers.last)
+    expect(rows.map { |r| r.values_at(:kind, :worker, :trips) }).to eq([['pipe', 'MRI', 40], ['pipe', 'drop-in', 40], ['pty', 'MRI', 40], ['pty', 'drop-in', 40]])
+    expect(rows.first).to include(cpu_us: be_within(1e-9).of(2.0), p50_us: 1.0, p90_us: 1.0, p99_us: 5.0)
+    expect(rows.first[:cpu_ratio]).to have_attributes(value: 0.2, low: 0.2, high: 0.2, n: 4)
+    expect(rows.first[:p90_ratio]).to have_attributes(value: 0.5, n: 4)
+    expect(rows[1]).to include(cpu_ratio: nil, p90_ratio: nil)
+    expect(run.table(workers.last)).to include(match(/^  MRI +40 +2\.0 +1\.0 +1\.0 +5\.0 +0\.20 \[0\.20-0\.20\] faster +0\.50 \[0\.50-0\.50\] faster$/),
+                                               match(/^  drop-in +40 +10\.0 +2\.0 +2\.0 +8\.0 +1\.00 +1\.00$/))
+
+    interactive = bench::Interactive.new(nil, nil)
+    interactive.instance_variable_set(:@run, run)
+    settings = bench::Settings.new(count: 40, warmup: 0, rounds: 4, threads: 1, mem_mb: 10, graph: false, format: 'csv', only: [:interactive])
+    runner = Struct.new(:warmups, :seconds).new({}, { warm_up: 0.0, timing: 0.0 })
+    csv = bench::Report.new(settings, [], runner, [], interactive).csv.lines
+    expect(csv.first).to eq("heap_mb,group,case,ops,median_us,spread_pct,settled,warmup_s,ratio,ratio_low,ratio_high,verdict,cpu_us,p90_us,p99_us,cpu_ratio,p90_ratio\n")
+    expect(csv[1]).to eq(",interactive,pipe MRI,40,1.0,,,,,,,,2.0,1.0,5.0,0.2,0.5\n")
+    expect(csv.size).to eq(5)
   end
 
   it 'in JSON, each case says how many operations it timed, their spread and whether its warm-up settled, within its budgets' do
@@ -79,7 +146,7 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
       end
       expect(results.find { |r| r['case'] == 'POSIX::Spawn.spawn' }).to include('ratio' => 1.0, 'verdict' => nil)
       expect(results.find { |r| r['case'] == 'Process.spawn' }).to include('verdict' => match(/\A(level|faster|slower)\z/))
-      # 11 cases of at most 0.2 + 0.3 s: five and a half seconds, whatever a case's operation costs (a batch
+      # 12 cases of at most 0.2 + 0.3 s: five and a half seconds, whatever a case's operation costs (a batch
       # is sized by its time), with room for a loaded machine.
       expect(report['seconds']['warm_up'] + report['seconds']['timing']).to be < 20
       expect(report['summary'].first).to start_with('summary: warm')
@@ -92,9 +159,10 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     out, err, status = benchmark('-n', '6', '--rounds', '3', '-w', '0.1', '-m', '10', '--only', 'spawn', '--format', 'csv')
     expect(status).to be_success, err
     rows = out.lines.map(&:chomp)
-    expect(rows.first).to eq('heap_mb,group,case,ops,median_us,spread_pct,settled,warmup_s,ratio,ratio_low,ratio_high,verdict')
+    expect(rows.first).to eq('heap_mb,group,case,ops,median_us,spread_pct,settled,warmup_s,ratio,ratio_low,ratio_high,verdict,cpu_us,p90_us,p99_us,cpu_ratio,p90_ratio')
     expect(rows.drop(1).map { |r| r.split(',')[3] }.uniq).to eq(['6'])
-    expect(rows).to include(match(/\A\d+,spawn,POSIX::Spawn.spawn,6,[\d.]+,[\d.]+,(true|false),[\d.]+,1.0,1.0,1.0,\z/))
+    expect(rows).to include(match(/\A\d+,spawn,POSIX::Spawn.spawn,6,[\d.]+,[\d.]+,(true|false),[\d.]+,1.0,1.0,1.0,,,,,,\z/))
+    expect(rows.grep(/,interactive,/)).to be_empty # --only spawn
   end
 
   it 'prints level for two cases of the same cost, and faster or slower only when every round agrees' do
@@ -238,10 +306,16 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     expect(bench::CReference::InProcess.new(library, 'C loop inside', :search_path, 'true').time_per_op(2, 2)).to be > 0
   end
 
+  it "reports SubSpawn's row as skipped, saying why, where `require 'subspawn'` fails" do
+    allow(bench::Cases).to receive(:require).with('subspawn').and_raise(LoadError, 'cannot load such file -- subspawn')
+    expect(bench::Cases.subspawn).to eq(bench::Unavailable.new('SubSpawn.spawn_compat', :spawn,
+                                                               "skipped: require 'subspawn' failed (LoadError: cannot load such file -- subspawn)"))
+  end
+
   it 'refuses an --only group it does not know' do
     _out, err, status = benchmark('--only', 'spawn,forks')
     expect(status).not_to be_success
-    expect(err).to include('invalid argument: --only forks (groups: spawn, capture)')
+    expect(err).to include('invalid argument: --only forks (groups: spawn, capture, interactive)')
   end
 
   it 'writes CSV, quoting the names that need it' do
@@ -251,9 +325,9 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     runner = Struct.new(:warmups, :seconds).new({ gem_spawn => bench::Warmup.new(true, 0.5, 0.002), c_loop => bench::Warmup.new(false, 1.2, 0.0005) }, {})
     settings = bench::Settings.new(count: nil, time: 1.5, warmup: 1.2, rounds: 3, threads: 1, mem_mb: 10, graph: false, format: 'csv')
     expect(bench::Report.new(settings, [gem_spawn, c_loop], runner, [bench::Step.new(12.3, timings)]).csv).to eq(<<~CSV)
-      heap_mb,group,case,ops,median_us,spread_pct,settled,warmup_s,ratio,ratio_low,ratio_high,verdict
-      12,spawn,POSIX::Spawn.spawn,6,2000.0,50.0,true,0.5,1.0,1.0,1.0,
-      12,spawn,"C posix_spawnp(""true"")",12,500.0,0.0,false,1.2,0.25,0.167,0.5,faster
+      heap_mb,group,case,ops,median_us,spread_pct,settled,warmup_s,ratio,ratio_low,ratio_high,verdict,cpu_us,p90_us,p99_us,cpu_ratio,p90_ratio
+      12,spawn,POSIX::Spawn.spawn,6,2000.0,50.0,true,0.5,1.0,1.0,1.0,,,,,,
+      12,spawn,"C posix_spawnp(""true"")",12,500.0,0.0,false,1.2,0.25,0.167,0.5,faster,,,,,
     CSV
   end
 

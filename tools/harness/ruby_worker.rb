@@ -6,6 +6,7 @@
 #   heap MB       grow the live heap to about MB megabytes; prints the size reached
 #   run CASE N    N iterations of CASE, each timed: prints their nanoseconds on one line
 #   warm CASE N   the same, untimed: prints "ok"
+#   cases         the cases this worker has, on one line
 #
 #   ruby -I LIB tools/harness/ruby_worker.rb
 require 'posix/spawn'
@@ -86,6 +87,13 @@ module Worker
     end,
   }
   CASES['c_spawnp'] = -> { InJvmC.c_worker_spawnp == 1 } if defined?(InJvmC)
+  # SubSpawn, which JRuby bundles (libfixposix's spawn: a fork of this JVM); none where it does not load.
+  begin
+    require 'subspawn'
+    CASES['subspawn'] = -> { Process.wait(SubSpawn.spawn_compat('true')); $?.success? }
+  rescue LoadError, StandardError
+    nil
+  end if RUBY_ENGINE == 'jruby'
   CASES.freeze
 
   # The live heap: 4 KiB strings, grown to a target and then partly replaced between iterations.
@@ -122,6 +130,8 @@ module Worker
       case verb
       when 'heap'
         output.puts format('%.0f', grow_heap(Integer(name)))
+      when 'cases'
+        output.puts CASES.keys.join(' ')
       when 'run', 'warm'
         operation = CASES.fetch(name)
         times = Array.new(Integer(count)) do

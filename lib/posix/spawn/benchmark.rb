@@ -14,11 +14,15 @@ require 'posix/spawn/benchmark/report'
 require 'posix/spawn/benchmark/chart'
 require 'posix/spawn/benchmark/cold'
 require 'posix/spawn/benchmark/cold_report'
+require 'posix/spawn/benchmark/interactive'
 
 module POSIX
   module Spawn
     module Benchmark
       # What one run was asked to do: the command-line options. COUNT is nil for a time budget (TIME).
+      # What --only can choose: the groups of cases, and the interactive section (warm runs only).
+      SECTIONS = [*GROUPS.keys, :interactive].freeze
+
       Settings = Struct.new(:count, :time, :warmup, :rounds, :threads, :mem_mb, :graph, :format, :chart, :only,
                             :cold, :jvms, keyword_init: true)
 
@@ -43,7 +47,7 @@ module POSIX
 
         heap = Heap.new
         heap.ensure_room_for(settings.mem_mb)
-        targets = heap_steps(settings.mem_mb, settings.graph)
+        targets = cases.empty? ? [] : heap_steps(settings.mem_mb, settings.graph)
         runner = Runner.new(cases.grep_v(Unavailable), settings, progress, targets.size)
         runner.warm_up
         steps = targets.each_with_index.map do |target_mb, i|
@@ -51,8 +55,9 @@ module POSIX
           live_mb = heap.grow_to(target_mb)
           Step.new(live_mb, runner.measure(targets.size > 1 ? "heap #{i + 1}/#{targets.size}, #{live_mb.round} MB: " : ''))
         end
+        interactive = Interactive.new(settings, progress).measure if settings.only.include?(:interactive)
         progress.done
-        $stdout.print Report.new(settings, cases, runner, steps).public_send(settings.format)
+        $stdout.print Report.new(settings, cases, runner, steps, interactive).public_send(settings.format)
         return unless settings.graph
 
         File.write(settings.chart, Chart.new(settings, cases, steps).svg)

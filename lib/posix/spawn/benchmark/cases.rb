@@ -126,6 +126,7 @@ module POSIX
             RubyCase.new('Process.spawn chdir: Dir.tmpdir', :spawn) { waited(Process.spawn('true', chdir: Dir.tmpdir)) },
             RubyCase.new('Kernel#system', :spawn) { system('true') },
             RubyCase.new('ProcessBuilder start + waitFor', :spawn) { java.lang.ProcessBuilder.new('true').inheritIO.start.waitFor.zero? },
+            subspawn,
             *child(MB, 16 * MB),
             *[MB, 16 * MB].flat_map do |size|
               [RubyCase.new("Open3.capture3 #{size / MB} MiB", :capture) do
@@ -159,6 +160,16 @@ module POSIX
            CReference::InProcess.new(CReference.compile(library: true), 'C posix_spawnp("true") inside this JVM', :search_path, 'true')]
         rescue CReference::NotCompiled => e
           [Unavailable.new('C posix_spawn loop', :spawn, "skipped: #{e.message}")]
+        end
+
+        # SubSpawn, which JRuby 9.4 and 10 bundle (its PTY runs on it): libfixposix's spawn, which forks the
+        # JVM (doc/benchmarking.md, "SubSpawn"). Skipped where it does not load (another JRuby, a platform
+        # without its binary).
+        def subspawn
+          require 'subspawn'
+          RubyCase.new('SubSpawn.spawn_compat', :spawn) { waited(SubSpawn.spawn_compat('true')) }
+        rescue LoadError, StandardError => e
+          Unavailable.new('SubSpawn.spawn_compat', :spawn, "skipped: require 'subspawn' failed (#{e.class}: #{e.message})")
         end
 
         def child(*sizes)

@@ -9,31 +9,40 @@ module POSIX
       # over the rounds of a case's time over its group baseline's in the same round (Timing#ratio_to),
       # with its interval.
       class Report
-        # RUNNER: the Runner that measured STEPS, for its warm-ups and the time spent.
-        def initialize(settings, cases, runner, steps)
+        # RUNNER: the Runner that measured STEPS, for its warm-ups and the time spent; INTERACTIVE: the
+        # interactive section, measured (nil when it was left out).
+        def initialize(settings, cases, runner, steps, interactive = nil)
           @settings = settings
           @cases = cases
           @warmups = runner.warmups
           @seconds = runner.seconds
           @steps = steps
+          @interactive = interactive
           @control = cases.grep(CReference).find(&:full_path?)
-          @summary = Summary.warm(settings, @warmups, steps, @control)
+          @summary = Summary.warm(settings, @warmups, steps, @control, interactive)
           @name_width = cases.map { |c| c.name.size }.max
         end
 
         def table
-          [*header, '', *(@settings.graph ? heap_table : case_table), '', NO_FSPAWN, '', *@summary.lines].join("\n") + "\n"
+          tables = [(@settings.graph ? heap_table : case_table if @cases.any?), (interactive_table if @interactive)].compact
+          [*header, *tables.flat_map { |t| ['', *t] }, '', NO_FSPAWN, '', *@summary.lines].join("\n") + "\n"
         end
 
+        # The interactive section's rows follow the cases', in columns of their own.
         def csv
           keys = %i[heap_mb group case ops median_us spread_pct settled warmup_s ratio ratio_low ratio_high verdict]
-          Report.csv([keys.map(&:to_s), *results.map { |r| r.values_at(*keys) }])
+          extra = %i[cpu_us p90_us p99_us cpu_ratio p90_ratio]
+          round_trips = interactive_results.map do |r|
+            [nil, 'interactive', "#{r[:kind]} #{r[:worker]}", r[:trips], r[:p50_us], *[nil] * 7, *r.values_at(*extra).map { |v| v.is_a?(Hash) ? v[:value] : v }]
+          end
+          Report.csv([[*keys, *extra].map(&:to_s), *results.map { |r| r.values_at(*keys, *extra) }, *round_trips])
         end
 
         def json
           unavailable = @cases.grep(Unavailable).map { |c| { case: c.name, group: c.group, reason: c.reason } }
           JSON.pretty_generate(settings: @settings.to_h, platform: Report.platform, note: NO_FSPAWN, unavailable: unavailable,
-                               seconds: @seconds.transform_values { |s| s.round(2) }, results: results, summary: @summary.lines) + "\n"
+                               seconds: @seconds.transform_values { |s| s.round(2) }, results: results,
+                               interactive: (interactive_json if @interactive), summary: @summary.lines) + "\n"
         end
 
         # ROWS as CSV, quoting the fields that need it.
@@ -63,7 +72,8 @@ module POSIX
           ["posix-spawn-benchmark: warm. Each case warmed up until its median operation in a window was no faster " \
            "than in the one before, within #{(Runner::AGREE * 100).round}% (settled; at most #{s.warmup} s),",
            "#{timed} in #{s.rounds} rounds, the cases taking turns in a new order each; #{threads}. Warming up took " \
-           "#{Progress.duration(@seconds[:warm_up])}, timing #{Progress.duration(@seconds[:timing])}",
+           "#{Progress.duration(@seconds[:warm_up])}, timing #{Progress.duration(@seconds[:timing])}" \
+           "#{", the interactive section #{Progress.duration(@interactive.seconds)}" if @interactive}",
            Report.platform]
         end
 
@@ -110,6 +120,38 @@ module POSIX
           end
           lines << '' << "net of drift: the same ratio, of times relative to #{@control.name}'s in the same rounds" if @control
           lines
+        end
+
+        # The round trips: how they were measured, then per kind each worker's row.
+        def interactive_table
+          run = @interactive.run
+          mri = run.workers.find { |w| w.name == 'MRI' }
+          ["interactive: a round trip with a live child, in worker processes of their own (no live heap), #{run.rounds} rounds " \
+           "in #{Progress.duration(run.seconds)}, each worker and kind a batch in each, in a new order each round;",
+           "per trip the worker's process CPU (all threads), and wall percentiles over all its trips; ratios to the #{Interactive::BASELINE}'s, " \
+           "round by round [#{Benchmark.interval_name(run.rounds)}]",
+           mri ? "MRI: #{mri.description}" : @interactive.mri_note,
+           *run.table(@interactive.baseline)]
+        end
+
+        def interactive_results
+          return [] unless @interactive
+
+          @interactive.run.rows(@interactive.baseline).map do |r|
+            r.transform_values do |v|
+              case v
+              when Float then v.round(1)
+              when Ratio then { value: v.value.round(3), low: v.low.round(3), high: v.high.round(3) }
+              else v
+              end
+            end
+          end
+        end
+
+        def interactive_json
+          run = @interactive.run
+          { rounds: run.rounds, seconds: run.seconds.round(2), workers: run.workers.to_h { |w| [w.name, w.description] },
+            mri_note: @interactive.mri_note, results: interactive_results }
         end
 
         def relative(step, c, other)

@@ -45,18 +45,24 @@ module POSIX
           @after = []
         end
 
-        # The warm run's: its STEPS' first heap for the comparisons, the last over the first for the heap line.
-        def self.warm(settings, warmups, steps, control)
+        # The interactive section's lines, by round-trip kind.
+        ROUND_TRIP_TITLES = { 'pipe' => 'pipe round trip', 'pty' => 'PTY round trip' }.freeze
+
+        # The warm run's: its STEPS' first heap for the comparisons, the last over the first for the heap line,
+        # and INTERACTIVE's round trips (an Interactive, or nil).
+        def self.warm(settings, warmups, steps, control, interactive = nil)
           unsettled = warmups.count { |_, w| !w.settled }
           settled = unsettled.zero? ? "all #{warmups.size} cases settled" : "#{unsettled} of #{warmups.size} cases NOT settled"
           first = steps.first
           by_name = ->(step, name) { step.timings.find { |c, _| c.name == name } }
           note = ratio_note('in the same rounds', settings.rounds)
-          summary = new("summary: warm, #{first.heap_mb.round} MB live heap, #{settled}; #{note}") do |ours, theirs|
-            mine, other = by_name.(first, ours), by_name.(first, theirs)
+          what = first ? "#{first.heap_mb.round} MB live heap, #{settled}" : 'the interactive section only'
+          summary = new("summary: warm, #{what}; #{note}") do |ours, theirs|
+            mine, other = by_name.(first, ours), by_name.(first, theirs) if first
             [other[1].ratio_to(mine[1])] if mine && other
           end
-          summary.heap_line(steps, control, by_name) if settings.graph
+          summary.round_trip_lines(interactive) if interactive
+          summary.heap_line(steps, control, by_name) if settings.graph && first
           summary
         end
 
@@ -108,6 +114,16 @@ module POSIX
           first = by_feature.fetch(nil, []).flat_map { |_, rs| rs.map(&:first_require_ms) }
           features << "a one-line file's #{median_over(first)} (any first require)" unless first.empty?
           @before << line('require', "#{features.join('; ')} (median [interval])")
+        end
+
+        # Per kind, each other worker's CPU a trip and wall p90 over the drop-in's, round by round.
+        def round_trip_lines(interactive)
+          interactive.run.rows(interactive.baseline).select { |r| r[:cpu_ratio] }.group_by { |r| r[:kind] }.each do |kind, rows|
+            items = rows.flat_map do |r|
+              [Item.new(nil, 'drop-in', "#{r[:worker]} CPU", [r[:cpu_ratio]]), Item.new(nil, 'drop-in', "#{r[:worker]} p90", [r[:p90_ratio]])]
+            end
+            @after << line(ROUND_TRIP_TITLES.fetch(kind), items.join('; '))
+          end
         end
 
         # The time per operation at the largest heap over the smallest's, net of drift: relative to CONTROL's

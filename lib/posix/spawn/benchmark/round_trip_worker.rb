@@ -1,14 +1,24 @@
-# tools/round-trip's worker, the same file on MRI and on JRuby (with or without the drop-in): it opens a
-# coprocess of each kind once, then answers `run KIND N` on stdin with one line on stdout: the process CPU
-# those N round trips took (all threads, ns) and each trip's wall time (ns).
+# The round trip's worker (round_trip.rb), the same file on MRI and on JRuby (with or without the drop-in):
+# it says what it runs on (RUBY_DESCRIPTION, a line), opens a coprocess of each kind once, then answers
+# `run KIND N` on stdin with one line on stdout: the process CPU those N round trips took (all threads, ns)
+# and each trip's wall time (ns).
 require 'pty'
 
 cpu_ns =
   if defined?(Process::CLOCK_PROCESS_CPUTIME_ID)
     -> { Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID, :nanosecond) }
-  else # JRuby has no process CPU clock; the JVM's is the same clock_gettime(CLOCK_PROCESS_CPUTIME_ID)
-    os = java.lang.management.ManagementFactory.getOperatingSystemMXBean
-    -> { os.getProcessCpuTime }
+  else # JRuby has no process CPU clock (and the JVM's counts in 10 ms ticks): libc's, through FFI
+    require 'ffi'
+    clock = Module.new do
+      extend FFI::Library
+      ffi_lib FFI::Library::LIBC
+      attach_function :clock_gettime, %i[int pointer], :int
+    end
+    timespec = FFI::MemoryPointer.new(:long, 2)
+    lambda do
+      clock.clock_gettime(2, timespec) # CLOCK_PROCESS_CPUTIME_ID on Linux
+      timespec.get(:long, 0) * 1_000_000_000 + timespec.get(:long, 8)
+    end
   end
 wall_ns = -> { Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond) }
 
@@ -36,6 +46,7 @@ trips = {
 }
 
 $stdout.sync = true
+puts RUBY_DESCRIPTION
 while (line = $stdin.gets)
   _, kind, n = line.split
   trip = trips.fetch(kind)
