@@ -15,13 +15,14 @@ require 'posix/spawn/benchmark/chart'
 require 'posix/spawn/benchmark/cold'
 require 'posix/spawn/benchmark/cold_report'
 require 'posix/spawn/benchmark/interactive'
+require 'posix/spawn/benchmark/handles'
 
 module POSIX
   module Spawn
     module Benchmark
       # What one run was asked to do: the command-line options. COUNT is nil for a time budget (TIME).
-      # What --only can choose: the groups of cases, and the interactive section (warm runs only).
-      SECTIONS = [*GROUPS.keys, :interactive].freeze
+      # What --only can choose: the groups of cases, and the interactive and handles sections (warm runs only).
+      SECTIONS = [*GROUPS.keys, :interactive, :handles].freeze
 
       Settings = Struct.new(:count, :time, :warmup, :rounds, :threads, :mem_mb, :graph, :format, :chart, :only,
                             :cold, :jvms, keyword_init: true)
@@ -56,8 +57,9 @@ module POSIX
           Step.new(live_mb, runner.measure(targets.size > 1 ? "heap #{i + 1}/#{targets.size}, #{live_mb.round} MB: " : ''))
         end
         interactive = Interactive.new(settings, progress).measure if settings.only.include?(:interactive)
+        handles = Handles.new(settings, progress).measure if settings.only.include?(:handles)
         progress.done
-        $stdout.print Report.new(settings, cases, runner, steps, interactive).public_send(settings.format)
+        $stdout.print Report.new(settings, cases, runner, steps, interactive, handles).public_send(settings.format)
         return unless settings.graph
 
         File.write(settings.chart, Chart.new(settings, cases, steps).svg)

@@ -9,22 +9,23 @@ module POSIX
       # over the rounds of a case's time over its group baseline's in the same round (Timing#ratio_to),
       # with its interval.
       class Report
-        # RUNNER: the Runner that measured STEPS, for its warm-ups and the time spent; INTERACTIVE: the
-        # interactive section, measured (nil when it was left out).
-        def initialize(settings, cases, runner, steps, interactive = nil)
+        # RUNNER: the Runner that measured STEPS, for its warm-ups and the time spent; INTERACTIVE and HANDLES:
+        # those sections, measured (nil when left out).
+        def initialize(settings, cases, runner, steps, interactive = nil, handles = nil)
           @settings = settings
           @cases = cases
           @warmups = runner.warmups
           @seconds = runner.seconds
           @steps = steps
           @interactive = interactive
+          @handles = handles
           @control = cases.grep(CReference).find(&:full_path?)
-          @summary = Summary.warm(settings, @warmups, steps, @control, interactive)
+          @summary = Summary.warm(settings, @warmups, steps, @control, interactive, handles)
           @name_width = cases.map { |c| c.name.size }.max
         end
 
         def table
-          tables = [(@settings.graph ? heap_table : case_table if @cases.any?), (interactive_table if @interactive)].compact
+          tables = [(@settings.graph ? heap_table : case_table if @cases.any?), (interactive_table if @interactive), (@handles.table if @handles)].compact
           [*header, *tables.flat_map { |t| ['', *t] }, '', NO_FSPAWN, '', *@summary.lines].join("\n") + "\n"
         end
 
@@ -35,14 +36,16 @@ module POSIX
           round_trips = interactive_results.map do |r|
             [nil, 'interactive', "#{r[:kind]} #{r[:worker]}", r[:trips], r[:p50_us], *[nil] * 7, *r.values_at(*extra).map { |v| v.is_a?(Hash) ? v[:value] : v }]
           end
-          Report.csv([[*keys, *extra].map(&:to_s), *results.map { |r| r.values_at(*keys, *extra) }, *round_trips])
+          handles = (@handles&.rows || []).map { |r| [nil, 'handles', r.name, r.children, r.start_us.round(1), *[nil] * 7, r.cpu_us.round(1), r.p50_us.round(1), r.p99_us.round(1)] }
+          Report.csv([[*keys, *extra].map(&:to_s), *results.map { |r| r.values_at(*keys, *extra) }, *round_trips, *handles])
         end
 
         def json
           unavailable = @cases.grep(Unavailable).map { |c| { case: c.name, group: c.group, reason: c.reason } }
           JSON.pretty_generate(settings: @settings.to_h, platform: Report.platform, note: NO_FSPAWN, unavailable: unavailable,
                                seconds: @seconds.transform_values { |s| s.round(2) }, results: results,
-                               interactive: (interactive_json if @interactive), summary: @summary.lines) + "\n"
+                               interactive: (interactive_json if @interactive), handles: @handles&.rows&.map(&:to_h),
+                               summary: @summary.lines) + "\n"
         end
 
         # ROWS as CSV, quoting the fields that need it.
@@ -73,7 +76,8 @@ module POSIX
            "than in the one before, within #{(Runner::AGREE * 100).round}% (settled; at most #{s.warmup} s),",
            "#{timed} in #{s.rounds} rounds, the cases taking turns in a new order each; #{threads}. Warming up took " \
            "#{Progress.duration(@seconds[:warm_up])}, timing #{Progress.duration(@seconds[:timing])}" \
-           "#{", the interactive section #{Progress.duration(@interactive.seconds)}" if @interactive}",
+           "#{", the interactive section #{Progress.duration(@interactive.seconds)}" if @interactive}" \
+           "#{", the handles section #{Progress.duration(@handles.seconds)}" if @handles}",
            Report.platform]
         end
 

@@ -49,19 +49,20 @@ module POSIX
         ROUND_TRIP_TITLES = { 'pipe' => 'pipe round trip', 'pty' => 'PTY round trip' }.freeze
 
         # The warm run's: its STEPS' first heap for the comparisons, the last over the first for the heap line,
-        # and INTERACTIVE's round trips (an Interactive, or nil).
-        def self.warm(settings, warmups, steps, control, interactive = nil)
+        # INTERACTIVE's round trips and HANDLES' line (each nil when left out).
+        def self.warm(settings, warmups, steps, control, interactive = nil, handles = nil)
           unsettled = warmups.count { |_, w| !w.settled }
           settled = unsettled.zero? ? "all #{warmups.size} cases settled" : "#{unsettled} of #{warmups.size} cases NOT settled"
           first = steps.first
           by_name = ->(step, name) { step.timings.find { |c, _| c.name == name } }
           note = ratio_note('in the same rounds', settings.rounds)
-          what = first ? "#{first.heap_mb.round} MB live heap, #{settled}" : 'the interactive section only'
+          what = first ? "#{first.heap_mb.round} MB live heap, #{settled}" : "the #{settings.only.join(' and ')} section#{'s' if settings.only.size > 1} only"
           summary = new("summary: warm, #{what}; #{note}") do |ours, theirs|
             mine, other = by_name.(first, ours), by_name.(first, theirs) if first
             [other[1].ratio_to(mine[1])] if mine && other
           end
           summary.round_trip_lines(interactive) if interactive
+          summary.handles_line(handles) if handles
           summary.heap_line(steps, control, by_name) if settings.graph && first
           summary
         end
@@ -114,6 +115,11 @@ module POSIX
           first = by_feature.fetch(nil, []).flat_map { |_, rs| rs.map(&:first_require_ms) }
           features << "a one-line file's #{median_over(first)} (any first require)" unless first.empty?
           @before << line('require', "#{features.join('; ')} (median [interval])")
+        end
+
+        # The handles section's start + on_exit against spawn, and its latencies (Handles#summary).
+        def handles_line(handles)
+          @after << line('handles', handles.summary)
         end
 
         # Per kind, each other worker's CPU a trip and wall p90 over the drop-in's, round by round.
