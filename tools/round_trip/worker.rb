@@ -6,9 +6,18 @@ require 'pty'
 cpu_ns =
   if defined?(Process::CLOCK_PROCESS_CPUTIME_ID)
     -> { Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID, :nanosecond) }
-  else # JRuby has no process CPU clock; the JVM's is the same clock_gettime(CLOCK_PROCESS_CPUTIME_ID)
-    os = java.lang.management.ManagementFactory.getOperatingSystemMXBean
-    -> { os.getProcessCpuTime }
+  else # JRuby has no process CPU clock (and the JVM's counts in 10 ms ticks): libc's, through FFI
+    require 'ffi'
+    clock = Module.new do
+      extend FFI::Library
+      ffi_lib FFI::Library::LIBC
+      attach_function :clock_gettime, %i[int pointer], :int
+    end
+    timespec = FFI::MemoryPointer.new(:long, 2)
+    lambda do
+      clock.clock_gettime(2, timespec) # CLOCK_PROCESS_CPUTIME_ID on Linux
+      timespec.get(:long, 0) * 1_000_000_000 + timespec.get(:long, 8)
+    end
   end
 wall_ns = -> { Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond) }
 
