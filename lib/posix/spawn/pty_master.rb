@@ -11,9 +11,9 @@ module POSIX
     #
     # Unlike MRI, #read and #readlines (which read to the end) take that EIO as the end and return what came
     # before it; MRI's raise Errno::EIO and lose it. A line or chunk read may leave the rest of what the
-    # kernel handed over in this object's buffer, where IO.select does not see it; the character and byte
-    # readers (getc, getbyte, eof?) take no more than they return, so expect.rb-style loops of IO.select and
-    # getc work.
+    # kernel handed over in this object's buffer, where JRuby's IO.select does not see it (the drop-in's
+    # does, as MRI's: kernel/select.rb); the character and byte readers (getc, getbyte, eof?) take no
+    # more than they return, so expect.rb-style loops of IO.select and getc work.
     class PtyMaster < IO
       CHUNK = 16 * 1024
 

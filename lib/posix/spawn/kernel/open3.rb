@@ -9,7 +9,7 @@ module POSIX
       # communicate (the same loop over pipes chosen here: Child's always pipes stderr on its own, and
       # these two inherit it or merge it into stdout). Open3's other methods (popen3, popen2, popen2e,
       # pipeline*) keep Open3's own code, which runs on the replaced Kernel#spawn, with real
-      # Process::Waiter threads (and, without JRuby's --add-opens, the engine's pipes: Open3Pipes).
+      # Process::Waiter threads, on the engine's pipes (Open3Pipes).
       module Open3Capture
         module_function
 
@@ -108,9 +108,10 @@ module POSIX
       end.freeze
 
       # Open3's popen and pipeline methods keep Open3's code, which makes its pipes with IO.pipe and hands
-      # them to spawn. In a JRuby started without its --add-opens those IOs have made-up filenos, which
-      # spawn refuses: there, while one of these methods runs (up to the block it yields to), IO.pipe
-      # makes the engine's pipes (Native.pipe), whose filenos are real. Everywhere else IO.pipe stays JRuby's.
+      # them to spawn. While one of these methods runs (up to the block it yields to), IO.pipe makes the
+      # engine's pipes (Native.pipe) instead: their filenos are real also in a JRuby started without its
+      # --add-opens (JRuby's are made up there, which spawn refuses), and IO.select answers them with one
+      # poll(2) (kernel/select.rb; JRuby's pipes take its selector). Everywhere else IO.pipe stays JRuby's.
       module Open3Pipes
         METHODS = %i[popen3 popen2 popen2e pipeline_rw pipeline_r pipeline_w pipeline_start pipeline].freeze
         KEY = :__posix_spawn_open3_pipes
@@ -142,13 +143,11 @@ module POSIX
         end
       end
 
-      unless Kernel.real_pipe_filenos?
-        Open3Pipes::ORIGINAL_PIPE = replace(::IO.singleton_class, :pipe, Open3PipeMethods.instance_method(:pipe))
-        Open3Pipes::ORIGINALS = Open3Pipes::METHODS.to_h do |name|
-          replace(::Open3.singleton_class, name, Open3PipeMethods.instance_method(name))
-          [name, replace(::Open3, name, Open3PipeMethods.instance_method(name))]
-        end.freeze
-      end
+      Open3Pipes::ORIGINAL_PIPE = replace(::IO.singleton_class, :pipe, Open3PipeMethods.instance_method(:pipe))
+      Open3Pipes::ORIGINALS = Open3Pipes::METHODS.to_h do |name|
+        replace(::Open3.singleton_class, name, Open3PipeMethods.instance_method(name))
+        [name, replace(::Open3, name, Open3PipeMethods.instance_method(name))]
+      end.freeze
     end
   end
 end

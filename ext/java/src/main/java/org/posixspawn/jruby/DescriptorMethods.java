@@ -21,6 +21,7 @@ public final class DescriptorMethods implements BoundMethod.Group {
             define(target, "posix_fileno", 1, 0);
             define(target, "pipe", 1, 0);
             define(target, "mark_inheritable", 2, 0);
+            define(target, "io_select", 4, 0);
         }
 
         @Override
@@ -35,6 +36,7 @@ public final class DescriptorMethods implements BoundMethod.Group {
             case "posix_fileno": return posix_fileno(context, self, args[0]);
             case "pipe": return pipe(context, self, args[0]);
             case "mark_inheritable": return mark_inheritable(context, self, args[0], args[1]);
+            case "io_select": return Select.call(context, args[0], args[1], args[2], args[3]);
             default: throw new AssertionError(name);
         }
     }

@@ -13,7 +13,7 @@ import org.posixspawn.jruby.os.spawn.Spawner;
 
 /**
  * POSIX::Spawn::Native's diagnostics, internal, for the specs and for users working around a broken libc:
- * which way the calling thread's last spawn, pipe, PATH search, buffer growth and reaper watch went while
+ * which way the calling thread's last spawn, pipe, PATH search, buffer growth, reaper watch and IO.select went while
  * tracing was on (a lower-case Symbol, nil before any: see os/libc/Trace), what the reaper holds, and
  * pretend_missing, which runs a fallback.
  */
@@ -31,6 +31,7 @@ public final class DiagnosticsMethods implements BoundMethod.Group {
             define(target, "last_pipes", 0, 0);
             define(target, "last_buffer_growth", 0, 0);
             define(target, "last_reaper_route", 0, 0);
+            define(target, "last_select", 0, 0);
             define(target, "reaper_owned_pids", 0, 0);
             define(target, "pretend_missing", 2, 0);
             define(target, "hold_at_gate", 1, 0);
@@ -52,6 +53,7 @@ public final class DiagnosticsMethods implements BoundMethod.Group {
             case "last_pipes": return last_pipes(context, self);
             case "last_buffer_growth": return last_buffer_growth(context, self);
             case "last_reaper_route": return last_reaper_route(context, self);
+            case "last_select": return last_select(context, self);
             case "reaper_owned_pids": return reaper_owned_pids(context, self);
             case "pretend_missing": return pretend_missing(context, self, args[0], args[1]);
             case "hold_at_gate": return hold_at_gate(context, self, args[0]);
@@ -93,6 +95,11 @@ public final class DiagnosticsMethods implements BoundMethod.Group {
     /** Native.last_reaper_route -> :pidfd or :waitpid_poll: how the reaper watches this thread's last started child. */
     public static IRubyObject last_reaper_route(ThreadContext context, IRubyObject self) {
         return symbol(context, Trace.last(Trace.Concern.EXIT_ROUTE));
+    }
+
+    /** Native.last_select -> :poll or :jruby: whether this thread's last IO.select (the drop-in's) was one poll(2) or JRuby's select. */
+    public static IRubyObject last_select(ThreadContext context, IRubyObject self) {
+        return symbol(context, Trace.last(Trace.Concern.SELECT));
     }
 
     /** Native.reaper_owned_pids -> the pids of the children the reaper holds that have not ended (for leak checks). */

@@ -87,6 +87,61 @@ final class Interrupts {
         }
     }
 
+    /**
+     * Waits until poll(2) finds one of {@code fds} ready ({@link Fds#poll}), System.nanoTime() passes
+     * {@code deadline} (Long.MAX_VALUE: never) or, between slices of {@link #SLICE_MILLIS} as in
+     * {@link #awaitReadable}, {@code gone} is true (their IOs closed by another thread, which wakes no poll).
+     * The count ready, 0 at the deadline or when gone, or minus poll's errno.
+     */
+    static int awaitAny(ThreadContext context, int[] fds, boolean[] write, boolean[] ready, long deadline, BooleanSupplier gone) {
+        while (true) {
+            Object got = null;
+            try {
+                got = context.getThread().executeTask(context, deadline, new AwaitAny(fds, write, ready, gone));
+            } catch (InterruptedException e) {
+                // a Java interrupt: handled like a wake-up
+            }
+            context.pollThreadEvents(); // a pending raise or kill fires here
+            if (got != null) return (Integer) got;
+        }
+    }
+
+    /** One round of {@link #awaitAny}: the count, or null when woken before anything was ready. */
+    private static final class AwaitAny implements RubyThread.Task<Long, Integer> {
+        private final int[] fds;
+        private final boolean[] write, ready;
+        private final BooleanSupplier gone;
+        private volatile boolean woken;
+
+        AwaitAny(int[] fds, boolean[] write, boolean[] ready, BooleanSupplier gone) {
+            this.fds = fds;
+            this.write = write;
+            this.ready = ready;
+            this.gone = gone;
+        }
+
+        @Override
+        public Integer run(ThreadContext context, Long deadline) {
+            while (!woken) {
+                long slice = SLICE_MILLIS;
+                if (deadline != Long.MAX_VALUE) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) return 0;
+                    slice = Math.min(slice, (left + 999_999) / 1_000_000);
+                }
+                int n = Fds.poll(fds, write, ready, (int) slice);
+                if (n != 0) return n;
+                if (gone.getAsBoolean()) return 0;
+            }
+            return null;
+        }
+
+        @Override
+        public void wakeup(RubyThread thread, Long deadline) {
+            woken = true;
+        }
+    }
+
     static final int SLICE_MILLIS = 20;
 
     /** One round of {@link #awaitReadable}: a task each, so a wake-up that came before its poll is never missed. */

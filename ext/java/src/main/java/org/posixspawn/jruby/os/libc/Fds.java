@@ -77,6 +77,22 @@ public final class Fds {
         }
     }
 
+    /**
+     * One poll(2) of {@code fds[i]}, for a write where {@code write[i]}, else for a read, up to {@code millis}
+     * (-1: no limit); sets {@code ready[i]} for each that would not block (an end of file, hang-up or error
+     * counts: the read or write tells), leaving the others as they were. The count ready, 0 at the limit or
+     * on EINTR (the caller decides whether to go on), or minus the errno.
+     */
+    public static int poll(int[] fds, boolean[] write, boolean[] ready, int millis) {
+        try (PollSet set = new PollSet(fds.length)) {
+            for (int i = 0; i < fds.length; i++) set.watch(fds[i], write[i] ? Constants.POLLOUT : Constants.POLLIN);
+            int n = set.poll(millis);
+            if (n < 0) return Native.errno() == Constants.EINTR ? 0 : -Native.errno();
+            for (int i = 0; i < fds.length; i++) if (set.ready(i)) ready[i] = true;
+            return n;
+        }
+    }
+
     /** read(2) into {@code into} from its position, which moves on; the count, 0 at end of file, or minus the errno. */
     public static long read(int fd, ByteBuffer into) {
         long n;

@@ -4,12 +4,12 @@ import java.util.Arrays;
 
 /**
  * What ran, per thread, for diagnostics (the specs', a user's checking which fallback a machine takes): the
- * way each decision of the thread's last spawn, pipe, PATH search, buffer growth and reaper watch went.
+ * way each decision of the thread's last spawn, pipe, PATH search, buffer growth, reaper watch and IO.select went.
  * Recorded only while {@link #turn tracing is on}; off, the default, a decision costs one volatile read.
  */
 public final class Trace {
     /** The decisions recorded, each as the enum constant of the way taken. */
-    public enum Concern { SPAWN_ROUTE, CLOSING, PROGRAM_LOOKUP, PIPES, BUFFER_GROWTH, EXIT_ROUTE }
+    public enum Concern { SPAWN_ROUTE, CLOSING, PROGRAM_LOOKUP, PIPES, BUFFER_GROWTH, EXIT_ROUTE, SELECT }
 
     private static volatile boolean on;
     private static final ThreadLocal<Enum<?>[]> LAST = new ThreadLocal<Enum<?>[]>() {
