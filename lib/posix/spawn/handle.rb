@@ -161,28 +161,31 @@ module POSIX
 
     # Process.wait and its kin, for a pid a Handle owns, wait through the handle: the reaper reaps the
     # child, and the program's wait returns what the handle saw (or Errno::ECHILD once it has ended),
-    # never racing the reaper for it. Every other pid goes to Process's own method untouched.
+    # never racing the reaper for it. A wait for any child or a group's (no pid, 0, -pgid; waitall) takes
+    # only children no Handle owns, as if those were not this process's: Native.wait_target names the one
+    # ready (waitid with WNOWAIT, which reaps nothing) and Process's own method reaps that pid.
     module HandleAwareWait
-      def wait(pid = -1, flags = 0)
-        handle = Native.handle_of(pid) or return super
-        pid if HandleAwareWait.status_of(handle, flags)
+      %i[wait waitpid].each do |name|
+        define_method(name) do |pid = -1, flags = 0|
+          handle = Native.handle_of(pid) or return HandleAwareWait.unowned(pid, flags) { |target| super(target, flags) }
+          pid if HandleAwareWait.status_of(handle, flags)
+        end
       end
 
-      def waitpid(pid = -1, flags = 0)
-        handle = Native.handle_of(pid) or return super
-        pid if HandleAwareWait.status_of(handle, flags)
+      %i[wait2 waitpid2].each do |name|
+        define_method(name) do |pid = -1, flags = 0|
+          handle = Native.handle_of(pid) or return HandleAwareWait.unowned(pid, flags) { |target| super(target, flags) }
+          status = HandleAwareWait.status_of(handle, flags)
+          [pid, status] if status
+        end
       end
 
-      def wait2(pid = -1, flags = 0)
-        handle = Native.handle_of(pid) or return super
-        status = HandleAwareWait.status_of(handle, flags)
-        [pid, status] if status
-      end
-
-      def waitpid2(pid = -1, flags = 0)
-        handle = Native.handle_of(pid) or return super
-        status = HandleAwareWait.status_of(handle, flags)
-        [pid, status] if status
+      # MRI's waitall: every child's [pid, status] until none is left (here: none but Handles').
+      def waitall
+        statuses = []
+        loop { statuses << wait2(-1) }
+      rescue Errno::ECHILD
+        statuses
       end
 
       def detach(pid)
@@ -194,6 +197,25 @@ module POSIX
 
       def self.status_of(handle, flags)
         handle.wait(timeout: (flags & Process::WNOHANG).zero? ? nil : 0)
+      end
+
+      # Yields the pid for Process's own wait: pid itself, or the child Native.wait_target found ready for a
+      # wait on any child or a group's; nil when WNOHANG finds none. A found child another thread's wait took
+      # first (ECHILD) is looked for again. ECHILD leaves $? as it was, as MRI's does (JRuby's wait with a
+      # pid given clears it).
+      def self.unowned(pid, flags)
+        kept = $?
+        loop do
+          target = Native.wait_target(pid, flags) or return nil
+          begin
+            return yield(target)
+          rescue Errno::ECHILD
+            raise if target == pid
+          end
+        end
+      rescue Errno::ECHILD
+        Native.last_status_set(kept&.to_i, kept&.pid)
+        raise
       end
     end
     Process.singleton_class.prepend(HandleAwareWait)

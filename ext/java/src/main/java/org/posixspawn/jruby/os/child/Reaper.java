@@ -115,6 +115,11 @@ public final class Reaper {
         return OWNED.get(pid);
     }
 
+    /** Whether the reaper owns a child that has not yet ended. */
+    public static boolean ownsAny() {
+        return !OWNED.isEmpty();
+    }
+
     /** The pids of the children the reaper owns that have not yet ended (tests' view of what it holds). */
     public static List<Long> ownedPids() {
         return new ArrayList<>(OWNED.keySet());

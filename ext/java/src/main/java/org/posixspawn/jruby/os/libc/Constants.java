@@ -34,7 +34,13 @@ public final class Constants {
             ESRCH = HERE ? P.ESRCH : -1, ENOMEM = HERE ? P.ENOMEM : -1, EINVAL = HERE ? P.EINVAL : -1, ENAMETOOLONG = HERE ? P.ENAMETOOLONG : -1;
 
     public static final int SIGKILL = HERE ? P.SIGKILL : -1, SIGTERM = HERE ? P.SIGTERM : -1, SIGPIPE = HERE ? P.SIGPIPE : -1;
-    public static final int WNOHANG = HERE ? P.WNOHANG : 0;
+    public static final int WNOHANG = HERE ? P.WNOHANG : 0, WUNTRACED = HERE ? P.WUNTRACED : 0, WCONTINUED = HERE ? P.WCONTINUED : 0;
+    /** waitid(2): its options (no WUNTRACED: WSTOPPED), idtype_t values, and the parts of siginfo_t it fills for a child. */
+    public static final int WEXITED = HERE ? P.WEXITED : 0, WSTOPPED = HERE ? P.WSTOPPED : 0, WNOWAIT = HERE ? P.WNOWAIT : 0,
+            P_ALL = HERE ? P.P_ALL : -1, P_PID = HERE ? P.P_PID : -1, P_PGID = HERE ? P.P_PGID : -1, SI_CODE = HERE ? P.OFFSETOF_SI_CODE : -1, SI_PID = HERE ? P.OFFSETOF_SI_PID : -1,
+            CLD_EXITED = HERE ? P.CLD_EXITED : -1, CLD_KILLED = HERE ? P.CLD_KILLED : -1, CLD_DUMPED = HERE ? P.CLD_DUMPED : -1;
+    /** Room carved for a siginfo_t: the profile's size (128 bytes on Linux) with a margin, as for the spawn structures below. */
+    public static final int SIGINFO_SIZE = Math.max(HERE ? P.SIZEOF_SIGINFO : 0, 256);
 
     /** 0 where this libc has none (FreeBSD); see Features.setsid. */
     public static final short POSIX_SPAWN_SETSID = HERE ? P.POSIX_SPAWN_SETSID : 0;

@@ -40,6 +40,8 @@ public interface LibCExtra {
     @SaveError int unshare(int flags);
     @pid_t long getpid();
     @SaveError @pid_t long waitpid(@pid_t long pid, Pointer status, int options);
+    @SaveError int waitid(int idtype, int id, Pointer info, int options);
+    @SaveError @pid_t long getpgid(@pid_t long pid);
     @SaveError int kill(@pid_t long pid, int signal);
     @SaveError int prlimit(@pid_t long pid, int resource, Pointer newLimit, Pointer oldLimit);
     @SaveError @Variadic(fixedCount = 1) long syscall(long number, long a1, long a2);

@@ -29,7 +29,16 @@ final class DarwinTable {
                 .put("POLLOUT", 0x0004, "xnu bsd/sys/poll.h:70")
                 .put("sizeof(sigset_t)", 4, "xnu bsd/sys/_types.h:96 (__uint32_t)")
                 .put("sizeof(posix_spawnattr_t)", 8, "xnu libsyscall/wrappers/spawn/spawn.h:51 (void *)")
-                .put("sizeof(posix_spawn_file_actions_t)", 8, "xnu libsyscall/wrappers/spawn/spawn.h:52 (void *)");
+                .put("sizeof(posix_spawn_file_actions_t)", 8, "xnu libsyscall/wrappers/spawn/spawn.h:52 (void *)")
+                .put("P_ALL", 0, "xnu bsd/sys/wait.h idtype_t")
+                .put("P_PID", 1, "xnu bsd/sys/wait.h idtype_t")
+                .put("P_PGID", 2, "xnu bsd/sys/wait.h idtype_t")
+                .put("sizeof(siginfo_t)", 104, "xnu bsd/sys/signal.h struct __siginfo (six ints, si_addr, si_value, si_band, __pad[7])")
+                .put("offsetof(siginfo_t, si_code)", 8, "xnu bsd/sys/signal.h struct __siginfo")
+                .put("offsetof(siginfo_t, si_pid)", 12, "xnu bsd/sys/signal.h struct __siginfo")
+                .put("CLD_EXITED", 1, "xnu bsd/sys/signal.h CLD_EXITED")
+                .put("CLD_KILLED", 2, "xnu bsd/sys/signal.h CLD_KILLED")
+                .put("CLD_DUMPED", 3, "xnu bsd/sys/signal.h CLD_DUMPED");
         return new PlatformProfile(Platform.OS.DARWIN, cpu, "darwin", t,
                 Strategy.CloseOthers.CLOEXEC_DEFAULT, Strategy.Chdir.ADDCHDIR, Strategy.Pipes.PIPE_THEN_FD_CLOEXEC,
                 Strategy.CaptureBuffer.MMAP_COPY, Strategy.ExitWait.WAITPID_POLL, Strategy.PathCache.NONE, false, "/dev/fd", true);

@@ -27,7 +27,17 @@ final class FreeBsdTable {
                 .put("POLLOUT", 0x0004, "freebsd sys/sys/poll.h POLLOUT (039ea81)")
                 .put("sizeof(sigset_t)", 16, "freebsd sys/sys/_sigset.h _SIG_WORDS 4 x unsigned int (0270d57)")
                 .put("sizeof(posix_spawnattr_t)", 8, "freebsd include/spawn.h:53 (a pointer; b44edb8)")
-                .put("sizeof(posix_spawn_file_actions_t)", 8, "freebsd include/spawn.h:54 (a pointer; b44edb8)");
+                .put("sizeof(posix_spawn_file_actions_t)", 8, "freebsd include/spawn.h:54 (a pointer; b44edb8)")
+                // Not Linux's and macOS's: P_PID is first here, P_ALL eighth.
+                .put("P_ALL", 7, "freebsd sys/sys/wait.h idtype_t (P_PID, P_PPID, P_PGID, P_SID, P_CID, P_UID, P_GID, P_ALL)")
+                .put("P_PID", 0, "freebsd sys/sys/wait.h idtype_t")
+                .put("P_PGID", 2, "freebsd sys/sys/wait.h idtype_t")
+                .put("sizeof(siginfo_t)", 80, "freebsd sys/sys/signal.h struct __siginfo (six ints, si_addr, si_value, the _reason union)")
+                .put("offsetof(siginfo_t, si_code)", 8, "freebsd sys/sys/signal.h struct __siginfo")
+                .put("offsetof(siginfo_t, si_pid)", 12, "freebsd sys/sys/signal.h struct __siginfo")
+                .put("CLD_EXITED", 1, "freebsd sys/sys/signal.h CLD_EXITED")
+                .put("CLD_KILLED", 2, "freebsd sys/sys/signal.h CLD_KILLED")
+                .put("CLD_DUMPED", 3, "freebsd sys/sys/signal.h CLD_DUMPED");
         return new PlatformProfile(Platform.OS.FREEBSD, cpu, cpu == Platform.CPU.AARCH64 ? "freebsd.aarch64" : "freebsd", t,
                 Strategy.CloseOthers.CLOSEFROM_ELSE_FDESCFS, Strategy.Chdir.ADDCHDIR, Strategy.Pipes.PIPE2,
                 Strategy.CaptureBuffer.MMAP_COPY, Strategy.ExitWait.WAITPID_POLL, Strategy.PathCache.NONE, false, "/dev/fd", false);

@@ -61,6 +61,15 @@ final class LinuxTable {
                 .put("IN_IGNORED", 0x8000, "glibc sys/inotify.h:57; musl include/sys/inotify.h:38")
                 .put("IN_ONLYDIR", 0x1000000, "glibc sys/inotify.h:64; musl include/sys/inotify.h:40")
                 .put("IN_DONT_FOLLOW", 0x2000000, "glibc sys/inotify.h:66; musl include/sys/inotify.h:41")
+                .put("P_ALL", 0, "glibc bits/types/idtype_t.h:7; musl include/sys/wait.h:14")
+                .put("P_PID", 1, "glibc bits/types/idtype_t.h:8; musl include/sys/wait.h:15")
+                .put("P_PGID", 2, "glibc bits/types/idtype_t.h:9; musl include/sys/wait.h:16")
+                .put("sizeof(siginfo_t)", 128, "glibc bits/types/siginfo_t.h:8 (__SI_MAX_SIZE); musl include/signal.h:102-147")
+                .put("offsetof(siginfo_t, si_code)", 8, "glibc bits/types/siginfo_t.h:42; musl include/signal.h:103")
+                .put("offsetof(siginfo_t, si_pid)", 16, "glibc bits/types/siginfo_t.h:58 (in the union, 8-aligned on LP64); musl include/signal.h:110")
+                .put("CLD_EXITED", 1, "glibc bits/siginfo-consts.h:178; musl include/signal.h:87")
+                .put("CLD_KILLED", 2, "glibc bits/siginfo-consts.h:180; musl include/signal.h:88")
+                .put("CLD_DUMPED", 3, "glibc bits/siginfo-consts.h:182; musl include/signal.h:89")
                 .put("PATH_MAX", 4096, "linux include/uapi/linux/limits.h:13; musl include/limits.h:47");
         return new PlatformProfile(Platform.OS.LINUX, cpu, cpu == Platform.CPU.AARCH64 ? "linux.aarch64" : "linux", t,
                 Strategy.CloseOthers.CLOSEFROM_ELSE_PROC_FD, Strategy.Chdir.ADDCHDIR_ELSE_FS_THREAD, Strategy.Pipes.PIPE2,

@@ -30,7 +30,7 @@ public final class PlatformProfile {
     public final int F_GETFD, F_SETFD, F_GETFL, F_SETFL;
     /** -1 where the OS cannot resize a pipe. */
     public final int F_SETPIPE_SZ;
-    public final int WNOHANG;
+    public final int WNOHANG, WUNTRACED, WEXITED, WSTOPPED, WCONTINUED, WNOWAIT;
     public final int SIGKILL, SIGTERM, SIGPIPE;
     public final int ENOENT, ENOEXEC, EINTR, EAGAIN, ECHILD, EPIPE, EBADF, ENOTDIR, EACCES, EPERM, ENXIO, ESRCH, ENOMEM, EINVAL, ENAMETOOLONG;
 
@@ -50,6 +50,8 @@ public final class PlatformProfile {
     public final long SYS_PIDFD_OPEN;
     /** Bytes of sigset_t, posix_spawnattr_t and posix_spawn_file_actions_t (a pointer where libc allocates the real one). */
     public final int SIZEOF_SIGSET, SIZEOF_SPAWNATTR, SIZEOF_FILE_ACTIONS;
+    /** waitid(2)'s: the idtype_t values for any child and a process group, and what siginfo_t says of a child. */
+    public final int P_ALL, P_PID, P_PGID, SIZEOF_SIGINFO, OFFSETOF_SI_CODE, OFFSETOF_SI_PID, CLD_EXITED, CLD_KILLED, CLD_DUMPED;
     // Linux's alone (the reaper's epoll and pidfd calls, the PATH watch's inotify and mount table); -1 elsewhere.
     public final short POLLPRI;
     public final long SYS_PIDFD_SEND_SIGNAL;
@@ -103,6 +105,11 @@ public final class PlatformProfile {
         F_SETFD = c.get("Fcntl", "F_SETFD");
         F_SETPIPE_SZ = c.optional("Fcntl", "F_SETPIPE_SZ");
         WNOHANG = c.get("WaitFlags", "WNOHANG");
+        WUNTRACED = c.get("WaitFlags", "WUNTRACED");
+        WEXITED = c.get("WaitFlags", "WEXITED");
+        WSTOPPED = c.get("WaitFlags", "WSTOPPED");
+        WCONTINUED = c.get("WaitFlags", "WCONTINUED");
+        WNOWAIT = c.get("WaitFlags", "WNOWAIT");
         SIGKILL = c.get("Signal", "SIGKILL");
         SIGTERM = c.get("Signal", "SIGTERM");
         SIGPIPE = c.get("Signal", "SIGPIPE");
@@ -146,6 +153,15 @@ public final class PlatformProfile {
         SIZEOF_SIGSET = (int) table.get("sizeof(sigset_t)");
         SIZEOF_SPAWNATTR = (int) table.get("sizeof(posix_spawnattr_t)");
         SIZEOF_FILE_ACTIONS = (int) table.get("sizeof(posix_spawn_file_actions_t)");
+        P_ALL = (int) table.get("P_ALL");
+        P_PID = (int) table.get("P_PID");
+        P_PGID = (int) table.get("P_PGID");
+        SIZEOF_SIGINFO = (int) table.get("sizeof(siginfo_t)");
+        OFFSETOF_SI_CODE = (int) table.get("offsetof(siginfo_t, si_code)");
+        OFFSETOF_SI_PID = (int) table.get("offsetof(siginfo_t, si_pid)");
+        CLD_EXITED = (int) table.get("CLD_EXITED");
+        CLD_KILLED = (int) table.get("CLD_KILLED");
+        CLD_DUMPED = (int) table.get("CLD_DUMPED");
         POLLPRI = (short) table.get("POLLPRI");
         SYS_PIDFD_SEND_SIGNAL = table.get("SYS_pidfd_send_signal");
         EPOLL_CLOEXEC = (int) table.get("EPOLL_CLOEXEC");

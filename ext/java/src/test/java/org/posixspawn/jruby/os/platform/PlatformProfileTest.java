@@ -53,6 +53,8 @@ class PlatformProfileTest {
         assertEquals(jnrConstant(os, "Fcntl", "F_SETFL"), profile.F_SETFL);
         assertEquals(jnrConstant(os, "Errno", "EAGAIN"), profile.EAGAIN);
         assertEquals(jnrConstant(os, "WaitFlags", "WNOHANG"), profile.WNOHANG);
+        assertEquals(jnrConstant(os, "WaitFlags", "WNOWAIT"), profile.WNOWAIT);
+        assertEquals(jnrConstant(os, "WaitFlags", "WEXITED"), profile.WEXITED);
         assertEquals(-1, profile.F_SETPIPE_SZ, "no F_SETPIPE_SZ on " + os);
     }
 
@@ -96,7 +98,9 @@ class PlatformProfileTest {
                 "sizeof(struct epoll_event)", 12, "offsetof(struct epoll_event, data)", 4, "IN_NONBLOCK", 0x800, "IN_CLOEXEC", 0x80000,
                 "IN_ATTRIB", 0x4, "IN_MOVED_FROM", 0x40, "IN_MOVED_TO", 0x80, "IN_CREATE", 0x100, "IN_DELETE", 0x200,
                 "IN_DELETE_SELF", 0x400, "IN_MOVE_SELF", 0x800, "IN_Q_OVERFLOW", 0x4000, "IN_IGNORED", 0x8000,
-                "IN_ONLYDIR", 0x1000000, "IN_DONT_FOLLOW", 0x2000000, "PATH_MAX", 4096));
+                "IN_ONLYDIR", 0x1000000, "IN_DONT_FOLLOW", 0x2000000, "P_ALL", 0, "P_PID", 1, "P_PGID", 2, "sizeof(siginfo_t)", 128,
+                "offsetof(siginfo_t, si_code)", 8, "offsetof(siginfo_t, si_pid)", 16, "CLD_EXITED", 1, "CLD_KILLED", 2, "CLD_DUMPED", 3,
+                "PATH_MAX", 4096));
         assertEquals(LINUX.table.entries().keySet(), LINUX_ARM.table.entries().keySet());
         // aarch64's struct epoll_event is not packed
         assertEquals(List.of(16, 8), List.of(LINUX_ARM.SIZEOF_EPOLL_EVENT, LINUX_ARM.OFFSETOF_EPOLL_DATA));
@@ -109,7 +113,9 @@ class PlatformProfileTest {
                 "POSIX_SPAWN_SETSID", 0x0400, "POSIX_SPAWN_CLOEXEC_DEFAULT", 0x4000, "FD_CLOEXEC", 1, "F_DUPFD_CLOEXEC", 67,
                 "TIOCSWINSZ", 0x80087467L, "PROT_READ|PROT_WRITE", 3,
                 "MAP_PRIVATE|MAP_ANONYMOUS", 0x1002, "MADV_FREE", 5, "POLLIN", 1, "POLLOUT", 4,
-                "sizeof(sigset_t)", 4, "sizeof(posix_spawnattr_t)", 8, "sizeof(posix_spawn_file_actions_t)", 8));
+                "sizeof(sigset_t)", 4, "sizeof(posix_spawnattr_t)", 8, "sizeof(posix_spawn_file_actions_t)", 8,
+                "P_ALL", 0, "P_PID", 1, "P_PGID", 2, "sizeof(siginfo_t)", 104, "offsetof(siginfo_t, si_code)", 8,
+                "offsetof(siginfo_t, si_pid)", 12, "CLD_EXITED", 1, "CLD_KILLED", 2, "CLD_DUMPED", 3));
     }
 
     @Test
@@ -118,7 +124,9 @@ class PlatformProfileTest {
                 "POSIX_SPAWN_SETPGROUP", 0x02, "POSIX_SPAWN_SETSIGDEF", 0x10, "POSIX_SPAWN_SETSIGMASK", 0x20,
                 "FD_CLOEXEC", 1, "F_DUPFD_CLOEXEC", 17, "TIOCSWINSZ", 0x80087467L, "PROT_READ|PROT_WRITE", 3,
                 "MAP_PRIVATE|MAP_ANONYMOUS", 0x1002, "MADV_FREE", 5, "POLLIN", 1, "POLLOUT", 4,
-                "sizeof(sigset_t)", 16, "sizeof(posix_spawnattr_t)", 8, "sizeof(posix_spawn_file_actions_t)", 8));
+                "sizeof(sigset_t)", 16, "sizeof(posix_spawnattr_t)", 8, "sizeof(posix_spawn_file_actions_t)", 8,
+                "P_ALL", 7, "P_PID", 0, "P_PGID", 2, "sizeof(siginfo_t)", 80, "offsetof(siginfo_t, si_code)", 8,
+                "offsetof(siginfo_t, si_pid)", 12, "CLD_EXITED", 1, "CLD_KILLED", 2, "CLD_DUMPED", 3));
     }
 
     @ParameterizedTest
