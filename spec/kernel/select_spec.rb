@@ -85,6 +85,7 @@ RSpec.describe 'IO.select under the drop-in' do
   scenario "a Handle's :pipe ends (MRI: spawn's IO.pipe)", :poll, <<~'RUBY'
     i, o = cat_pipes
     i.write("x\n")
+    IO.select([o], nil, nil, 5)
     report(i: i, o: o) { IO.select([o], [i], nil, 5) }
   RUBY
   scenario 'a PTY master once the child echoed', :poll, <<~'RUBY'

@@ -118,11 +118,24 @@ public final class Fds {
         return n;
     }
 
-    /** A new close-on-exec pipe, [read end, write end], both the caller's to close. */
+    /**
+     * A new close-on-exec pipe, [read end, write end], both the caller's to close, both O_NONBLOCK as MRI 3's
+     * IO.pipe ends are ({@link NonBlockingEnds}).
+     */
     public static int[] pipe() throws SpawnError {
-        try (Pipe pipe = Pipe.open()) {
+        try (Pipe pipe = Pipe.openNonBlocking()) {
             return new int[] { pipe.takeRead(), pipe.takeWrite() };
         }
+    }
+
+    /** Runs {@code madeBlocking} when a spawn clears {@code fd}'s O_NONBLOCK for a child's stdio, until {@link #unwatch}. */
+    public static void watchNonBlocking(int fd, Runnable madeBlocking) {
+        NonBlockingEnds.watch(fd, madeBlocking);
+    }
+
+    /** Ends {@link #watchNonBlocking} for {@code fd}, before it is closed (its number may be reused). */
+    public static void unwatch(int fd) {
+        NonBlockingEnds.forget(fd);
     }
 
     /** close(2) of a descriptor no IO owns; never retried, as on Linux the descriptor is gone even after EINTR. */
