@@ -146,7 +146,7 @@ RSpec.describe 'IO methods on the drop-in\'s pipes' do
       'an end given to a child\'s stdout: blocking there and in the parent after' => lambda do
         i, o, t = Open3.popen2('cat')
         r, w = IO.pipe
-        system('sh', '-c', 'grep flags /proc/self/fdinfo/1 | cut -c8- >&6', out: i, 6 => w)
+        system('sh', '-c', 'exec 7>&1; grep flags /proc/self/fdinfo/7 | cut -c8- >&6', out: i, 6 => w) # 7: the stdout's open file
         w.close
         seen = [r.read.strip, Ends.o_nonblock?(i), Ends.o_nonblock?(o)]
         i.close; o.read; t.join
