@@ -170,6 +170,11 @@ RSpec.describe 'IO methods on the drop-in\'s pipes' do
         io.close
         seen
       end,
+      'IO#dup of an end: reads that wait for the child' => lambda do
+        io = IO.popen(['sh', '-c', 'sleep 0.2; echo one; sleep 0.2; echo two'])
+        copy = io.dup
+        [copy.gets, copy.readpartial(10), copy.read].tap { copy.close; io.close rescue nil } # the copy's close reaped the child
+      end,
       'readpartial of a descriptor closed beneath its IO' => lambda do
         io = IO.popen('cat', 'r+')
         IO.for_fd(io.fileno, autoclose: true).close

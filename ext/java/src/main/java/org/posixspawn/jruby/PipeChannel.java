@@ -16,6 +16,7 @@ import org.jruby.RubyClass;
 import org.jruby.RubyIO;
 import org.jruby.exceptions.RaiseException;
 import org.jruby.runtime.ThreadContext;
+import org.jruby.util.io.ChannelFD;
 import org.jruby.util.io.OpenFile;
 import org.posixspawn.jruby.os.libc.Fds;
 
@@ -62,6 +63,23 @@ abstract class PipeChannel extends AbstractSelectableChannel implements NativeSe
             Fds.close(ends[1]);
             throw e;
         }
+    }
+
+    /**
+     * After JRuby's IO#initialize_copy of an IO over one of these channels: the copy's descriptor (JRuby's dup
+     * of the original's) gets the same kind of channel, where JRuby's own would take the shared open file's
+     * EAGAIN for an end of file. Whether it did.
+     */
+    static boolean adoptCopy(RubyIO copy, RubyIO orig) {
+        OpenFile file = copy.getOpenFile();
+        ChannelFD from = orig.getOpenFile() == null ? null : orig.getOpenFile().fd(), to = file == null ? null : file.fd();
+        if (from == null || to == null || !(from.ch instanceof PipeChannel) || to.ch instanceof PipeChannel || to.realFileno < 0) return false;
+        PipeChannel source = (PipeChannel) from.ch;
+        PipeChannel channel = source instanceof Reader ? new Reader(source.runtime, to.realFileno) : new Writer(source.runtime, to.realFileno);
+        channel.nonBlocking = source.nonBlocking;
+        channel.owner = file;
+        file.setFD(new ChannelFD(channel, source.runtime.getPosix(), source.runtime.getFilenoUtil()));
+        return true;
     }
 
     private static RubyIO io(RubyClass klass, PipeChannel channel) {
