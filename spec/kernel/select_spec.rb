@@ -106,6 +106,16 @@ RSpec.describe 'IO.select under the drop-in' do
     Thread.new { sleep 0.2; io.close }
     report(io: io) { IO.select([io], nil, nil, 5) }
   RUBY
+  scenario 'a descriptor closed beneath its IO, no wait: Errno::EBADF', :poll, <<~'RUBY'
+    io = IO.popen('cat', 'r+')
+    IO.for_fd(io.fileno, autoclose: true).close
+    report({}) { IO.select([io], nil, nil, 0) }.tap { io.close rescue nil } # MRI's close fails on it too
+  RUBY
+  scenario 'a descriptor closed beneath its IO, with a ready one beside it: Errno::EBADF', :poll, <<~'RUBY'
+    ready, io = IO.popen('true'), IO.popen('cat', 'r+')
+    IO.for_fd(io.fileno, autoclose: true).close
+    report(ready: ready) { IO.select([ready, io], nil, nil, 5) }.tap { io.close rescue nil }
+  RUBY
   scenario 'Timeout reaches a select with no timeout', :poll, <<~'RUBY'
     io = IO.popen('cat', 'r+')
     report(io: io) { Timeout.timeout(0.2) { IO.select([io]) } }

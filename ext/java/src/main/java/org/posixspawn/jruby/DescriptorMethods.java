@@ -20,6 +20,7 @@ public final class DescriptorMethods implements BoundMethod.Group {
         void defineAll(RubyModule target) {
             define(target, "posix_fileno", 1, 0);
             define(target, "pipe", 1, 0);
+            define(target, "adopt_copy", 2, 0);
             define(target, "mark_inheritable", 2, 0);
             define(target, "io_select", 4, 0);
         }
@@ -35,6 +36,7 @@ public final class DescriptorMethods implements BoundMethod.Group {
         switch (name) {
             case "posix_fileno": return posix_fileno(context, self, args[0]);
             case "pipe": return pipe(context, self, args[0]);
+            case "adopt_copy": return adopt_copy(context, self, args[0], args[1]);
             case "mark_inheritable": return mark_inheritable(context, self, args[0], args[1]);
             case "io_select": return Select.call(context, args[0], args[1], args[2], args[3]);
             default: throw new AssertionError(name);
@@ -56,6 +58,11 @@ public final class DescriptorMethods implements BoundMethod.Group {
             throw context.runtime.newTypeError(klass, context.runtime.getClassClass());
         }
         return RubyArray.newArray(context.runtime, PipeChannel.open(context, (RubyClass) klass));
+    }
+
+    /** Native.adopt_copy(copy, orig) -> true or false: a copy of one of the gem's pipe ends reads and writes as it does (kernel/io_copy.rb). */
+    public static IRubyObject adopt_copy(ThreadContext context, IRubyObject self, IRubyObject copy, IRubyObject orig) {
+        return context.runtime.newBoolean(PipeChannel.adoptCopy(RubyValues.toIO(context, copy), RubyValues.toIO(context, orig)));
     }
 
     /** Native.mark_inheritable(io, inheritable) -> nil: the program set io's close_on_exec to !inheritable. */

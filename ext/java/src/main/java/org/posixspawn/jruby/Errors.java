@@ -52,6 +52,13 @@ final class Errors {
         }
     }
 
+    /** Errno::X with MRI's message for a call on no path or name (select, read, write): strerror alone. */
+    static RaiseException errno(ThreadContext context, int errno) {
+        RubyClass errnoClass = context.runtime.getErrno(errno);
+        if (errnoClass == null) return context.runtime.newErrnoFromInt(errno); // an errno Ruby has no class for
+        return ((RubyException) errnoClass.newInstance(context, Block.NULL_BLOCK)).toThrowable();
+    }
+
     /**
      * Errno::X with MRI's message, "strerror - culprit", in the culprit's own bytes and encoding (JRuby's
      * SystemCallError would decode them as UTF-8).

@@ -14,7 +14,9 @@ import jnr.enxio.channels.NativeSelectorProvider;
 import org.jruby.Ruby;
 import org.jruby.RubyClass;
 import org.jruby.RubyIO;
+import org.jruby.exceptions.RaiseException;
 import org.jruby.runtime.ThreadContext;
+import org.jruby.util.io.ChannelFD;
 import org.jruby.util.io.OpenFile;
 import org.posixspawn.jruby.os.libc.Fds;
 
@@ -22,20 +24,23 @@ import org.posixspawn.jruby.os.libc.Fds;
  * One end of a pipe the gem made, as the channel of a real JRuby IO. JRuby reads the IO's fileno from
  * {@link NativeSelectableChannel}, without reflection, so it is the real descriptor also in a JRuby started
  * without its --add-opens (java -cp, ScriptingContainer), where JRuby's own IO.pipe has made-up filenos.
- * IO.select selects it on jnr-enxio's selector. The descriptor stays blocking (a child may get this very
- * end): readiness is asked of poll(2) first, and a blocking read or write that would wait waits in JRuby's
- * RubyThread#select instead, which Thread#raise, Thread#kill, Timeout and a close in another thread wake,
- * as they wake JRuby's own pipes. So no read or write of a blocking IO waits in the kernel.
+ * IO.select selects it on jnr-enxio's selector. The descriptor is O_NONBLOCK, as MRI 3's pipe ends: a read
+ * or write is the one call, and one that would wait (EAGAIN) waits in JRuby's RubyThread#select, which
+ * Thread#raise, Thread#kill, Timeout and a close in another thread wake, as they wake JRuby's own pipes.
+ * An end a spawn gave to a child's stdio is blocking from then on (MRI's rule, os/libc/NonBlockingEnds):
+ * readiness is then asked of poll(2) first, so that no read or write of it waits in the kernel either.
  */
 abstract class PipeChannel extends AbstractSelectableChannel implements NativeSelectableChannel {
     private final Ruby runtime;
     private final int fd;
     private OpenFile owner; // the IO's, for RubyThread#select's list of threads a close wakes
+    private volatile boolean nonBlocking = true; // the open file's O_NONBLOCK, until a spawn clears it for a child's stdio
 
     private PipeChannel(Ruby runtime, int fd) {
         super(NativeSelectorProvider.getInstance());
         this.runtime = runtime;
         this.fd = fd;
+        Fds.watchNonBlocking(fd, () -> nonBlocking = false);
     }
 
     /** [reader, writer]: a new close-on-exec pipe as two IOs of {@code klass}; the writer is sync, as IO.pipe's. */
@@ -48,10 +53,33 @@ abstract class PipeChannel extends AbstractSelectableChannel implements NativeSe
             writer.getOpenFile().setSync(true);
             return new RubyIO[] { reader, writer };
         } catch (RuntimeException | Error e) {
-            if (reader == null) Fds.close(ends[0]); else reader.close();
+            if (reader == null) {
+                Fds.unwatch(ends[0]);
+                Fds.close(ends[0]);
+            } else {
+                reader.close();
+            }
+            Fds.unwatch(ends[1]);
             Fds.close(ends[1]);
             throw e;
         }
+    }
+
+    /**
+     * After JRuby's IO#initialize_copy of an IO over one of these channels: the copy's descriptor (JRuby's dup
+     * of the original's) gets the same kind of channel, where JRuby's own would take the shared open file's
+     * EAGAIN for an end of file. Whether it did.
+     */
+    static boolean adoptCopy(RubyIO copy, RubyIO orig) {
+        OpenFile file = copy.getOpenFile();
+        ChannelFD from = orig.getOpenFile() == null ? null : orig.getOpenFile().fd(), to = file == null ? null : file.fd();
+        if (from == null || to == null || !(from.ch instanceof PipeChannel) || to.ch instanceof PipeChannel || to.realFileno < 0) return false;
+        PipeChannel source = (PipeChannel) from.ch;
+        PipeChannel channel = source instanceof Reader ? new Reader(source.runtime, to.realFileno) : new Writer(source.runtime, to.realFileno);
+        channel.nonBlocking = source.nonBlocking;
+        channel.owner = file;
+        file.setFD(new ChannelFD(channel, source.runtime.getPosix(), source.runtime.getFilenoUtil()));
+        return true;
     }
 
     private static RubyIO io(RubyClass klass, PipeChannel channel) {
@@ -79,6 +107,16 @@ abstract class PipeChannel extends AbstractSelectableChannel implements NativeSe
         return true;
     }
 
+    /** Whether the open file is still O_NONBLOCK: no spawn has given it to a child's stdio. */
+    final boolean nonBlocking() {
+        return nonBlocking;
+    }
+
+    /** MRI's Errno::X for {@code errno}, message and all, raised from inside JRuby's read as it is. */
+    final RaiseException errno(int errno) {
+        return Errors.errno(runtime.getCurrentContext(), errno);
+    }
+
     /** The IOException JRuby turns into the Errno of {@code errno} (it goes by the message: "Broken pipe"...). */
     static IOException failure(int errno) {
         return new IOException(Errno.valueOf(errno).description());
@@ -86,12 +124,13 @@ abstract class PipeChannel extends AbstractSelectableChannel implements NativeSe
 
     @Override
     protected void implCloseSelectableChannel() {
+        Fds.unwatch(fd);
         Fds.close(fd);
     }
 
     @Override
     protected void implConfigureBlocking(boolean block) {
-        // JRuby's own choice, kept by AbstractSelectableChannel: the descriptor itself stays blocking
+        // JRuby's own choice, kept by AbstractSelectableChannel: the descriptor's O_NONBLOCK is MRI's (NonBlockingEnds)
     }
 
     static final class Reader extends PipeChannel implements ReadableByteChannel {
@@ -104,17 +143,21 @@ abstract class PipeChannel extends AbstractSelectableChannel implements NativeSe
             return SelectionKey.OP_READ;
         }
 
-        /** The bytes read, -1 at end of file, 0 when non-blocking and nothing is there. */
+        /**
+         * The bytes read, -1 at end of file, 0 when non-blocking and nothing is there. A failure is MRI's
+         * Errno with its message (JRuby's, from an IOException, would add its own text or an EOFError).
+         */
         @Override
         public int read(ByteBuffer into) throws IOException {
             if (!into.hasRemaining()) return 0;
-            if (!await(SelectionKey.OP_READ)) return 0;
-            long n = Fds.read(getFD(), into);
-            if (n < 0) {
-                if (Fds.wouldBlock(n)) return 0; // another reader took it
-                throw failure((int) -n);
+            if (!nonBlocking() && !await(SelectionKey.OP_READ)) return 0;
+            while (true) {
+                long n = Fds.read(getFD(), into);
+                if (n > 0) return (int) n;
+                if (n == 0) return -1;
+                if (!Fds.wouldBlock(n)) throw errno((int) -n);
+                if (!await(SelectionKey.OP_READ)) return 0; // EAGAIN, or another reader took it
             }
-            return n == 0 ? -1 : (int) n;
         }
     }
 
@@ -134,6 +177,11 @@ abstract class PipeChannel extends AbstractSelectableChannel implements NativeSe
          */
         @Override
         public int write(ByteBuffer from) throws IOException {
+            if (nonBlocking()) {
+                long n = Fds.write(getFD(), from, from.remaining()); // as much as fits
+                if (n >= 0 || Fds.wouldBlock(n)) return (int) Math.max(n, 0);
+                throw failure((int) -n);
+            }
             int start = from.position();
             while (from.hasRemaining() && Fds.writable(getFD())) {
                 long n = Fds.write(getFD(), from, Fds.PIPE_ATOMIC);

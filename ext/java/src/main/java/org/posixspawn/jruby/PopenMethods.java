@@ -135,8 +135,8 @@ public final class PopenMethods implements BoundMethod.Group {
      * as_text an internal encoding to transcode to). Child's poll loop
      * (os/capture/Capture) reads a duplicate of the descriptor straight into one growing array that becomes the
      * String: none of JRuby's buffer, no chunk copied into a growing String. Thread#raise, Thread#kill and
-     * Timeout wake the loop (what was read is dropped, as with an interrupted IO#read). io stays open, its
-     * descriptor blocking again.
+     * Timeout wake the loop, and so does a close of io in another thread (what was read is dropped, as with an
+     * interrupted IO#read). io stays open, its descriptor's O_NONBLOCK as it was.
      */
     public static IRubyObject read_all(ThreadContext context, IRubyObject self, IRubyObject[] args) {
         RubyIO io = RubyValues.toIO(context, args[0]);
@@ -154,9 +154,12 @@ public final class PopenMethods implements BoundMethod.Group {
             Fds.close(copy);
             throw e;
         }
+        // listed as blocked on io: a close in another thread raises MRI's IOError here ("stream closed in another thread")
+        file.addBlockingThread(context.getThread());
         try {
             Interrupts.runToEnd(context, run, () -> false);
         } finally {
+            file.removeBlockingThread(context.getThread());
             run.close();
             Fds.setStatusFlags(fd, flags); // O_NONBLOCK is the open file's, shared with the copy
         }

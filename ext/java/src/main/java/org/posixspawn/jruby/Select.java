@@ -60,11 +60,13 @@ final class Select {
             ready[i] = !write[i] && readAhead(polled);
             pending |= ready[i];
         }
-        // as MRI's select: what is read ahead is ready, and then the others are only asked, not waited for
-        int got = Fds.poll(fds, write, ready, 0);
-        if (got == 0 && !pending && deadline != 0) got = Interrupts.awaitAny(context, fds, write, ready, deadline, () -> anyClosed(files));
+        // as MRI's select: what is read ahead is ready, and then the others are only asked, not waited for;
+        // otherwise the waiting poll alone, which answers at once for what is ready
+        int got = pending || deadline == 0 ? Fds.poll(fds, write, ready, 0)
+                : Interrupts.awaitAny(context, fds, write, ready, deadline, () -> anyClosed(files));
         if (anyClosed(files)) throw context.runtime.newIOError("closed stream"); // closed by another thread meanwhile, as MRI
-        if (got < 0) return fallBack(context); // EBADF (a descriptor closed under its IO) and the rest: JRuby's error
+        if (Fds.badDescriptor(got)) throw Errors.errno(context, -got); // a descriptor closed beneath its IO, as MRI's select(2)
+        if (got < 0) return fallBack(context); // any other failure: JRuby's error
         Trace.record(Trace.Concern.SELECT, Answer.POLL);
         Ruby runtime = context.runtime;
         RubyArray<?> readable = RubyArray.newArray(runtime), writable = RubyArray.newArray(runtime);

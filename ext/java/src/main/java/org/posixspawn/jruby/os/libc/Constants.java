@@ -51,8 +51,9 @@ public final class Constants {
     public static final int SPAWNATTR_SIZE = Math.max(HERE ? P.SIZEOF_SPAWNATTR : 0, 1024),
             FILE_ACTIONS_SIZE = Math.max(HERE ? P.SIZEOF_FILE_ACTIONS : 0, 512), SIGSET_SIZE = Math.max(HERE ? P.SIZEOF_SIGSET : 0, 256);
 
-    /** poll(2): struct pollfd { int fd; short events; short revents; } (8 bytes in every libc); revents may also carry POLLERR, POLLHUP. */
-    public static final short POLLIN = HERE ? P.POLLIN : 0, POLLOUT = HERE ? P.POLLOUT : 0, POLLPRI = HERE ? P.POLLPRI : 0;
+    /** poll(2): struct pollfd { int fd; short events; short revents; } (8 bytes in every libc); revents may also carry POLLERR, POLLHUP, POLLNVAL. */
+    public static final short POLLIN = HERE ? P.POLLIN : 0, POLLOUT = HERE ? P.POLLOUT : 0, POLLPRI = HERE ? P.POLLPRI : 0,
+            POLLNVAL = HERE ? P.POLLNVAL : 0;
     public static final int POLLFD_SIZE = 8;
 
     /** Memory mapping: Linux's 0x22 would be MAP_PRIVATE | MAP_RENAME on macOS and FreeBSD. MREMAP, HUGEPAGE: Linux's, -1 elsewhere. */

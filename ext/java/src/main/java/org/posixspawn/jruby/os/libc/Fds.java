@@ -60,6 +60,11 @@ public final class Fds {
         return result == -Constants.EAGAIN;
     }
 
+    /** Whether a {@link #poll} result is -EBADF: a descriptor not open. */
+    public static boolean badDescriptor(int result) {
+        return result == -Constants.EBADF;
+    }
+
     /**
      * Whether a read (POLLIN) or write (POLLOUT) on {@code fd} would not block now: poll(2) with no wait. An end
      * of file, a hang-up, an error or a descriptor that is not open count as ready: the read or write tells.
@@ -81,13 +86,15 @@ public final class Fds {
      * One poll(2) of {@code fds[i]}, for a write where {@code write[i]}, else for a read, up to {@code millis}
      * (-1: no limit); sets {@code ready[i]} for each that would not block (an end of file, hang-up or error
      * counts: the read or write tells), leaving the others as they were. The count ready, 0 at the limit or
-     * on EINTR (the caller decides whether to go on), or minus the errno.
+     * on EINTR (the caller decides whether to go on), or minus the errno: -EBADF when any descriptor is not
+     * open (POLLNVAL), as select(2) fails.
      */
     public static int poll(int[] fds, boolean[] write, boolean[] ready, int millis) {
         try (PollSet set = new PollSet(fds.length)) {
             for (int i = 0; i < fds.length; i++) set.watch(fds[i], write[i] ? Constants.POLLOUT : Constants.POLLIN);
             int n = set.poll(millis);
             if (n < 0) return Native.errno() == Constants.EINTR ? 0 : -Native.errno();
+            for (int i = 0; i < fds.length; i++) if (set.invalid(i)) return -Constants.EBADF;
             for (int i = 0; i < fds.length; i++) if (set.ready(i)) ready[i] = true;
             return n;
         }
@@ -111,11 +118,24 @@ public final class Fds {
         return n;
     }
 
-    /** A new close-on-exec pipe, [read end, write end], both the caller's to close. */
+    /**
+     * A new close-on-exec pipe, [read end, write end], both the caller's to close, both O_NONBLOCK as MRI 3's
+     * IO.pipe ends are ({@link NonBlockingEnds}).
+     */
     public static int[] pipe() throws SpawnError {
-        try (Pipe pipe = Pipe.open()) {
+        try (Pipe pipe = Pipe.openNonBlocking()) {
             return new int[] { pipe.takeRead(), pipe.takeWrite() };
         }
+    }
+
+    /** Runs {@code madeBlocking} when a spawn clears {@code fd}'s O_NONBLOCK for a child's stdio, until {@link #unwatch}. */
+    public static void watchNonBlocking(int fd, Runnable madeBlocking) {
+        NonBlockingEnds.watch(fd, madeBlocking);
+    }
+
+    /** Ends {@link #watchNonBlocking} for {@code fd}, before it is closed (its number may be reused). */
+    public static void unwatch(int fd) {
+        NonBlockingEnds.forget(fd);
     }
 
     /** close(2) of a descriptor no IO owns; never retried, as on Linux the descriptor is gone even after EINTR. */

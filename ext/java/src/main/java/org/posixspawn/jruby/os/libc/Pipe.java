@@ -28,7 +28,10 @@ public final class Pipe implements AutoCloseable {
         return open(false);
     }
 
-    /** A pipe with both ends non-blocking, for waking a poll loop: any thread writes it, the loop drains it. */
+    /**
+     * A pipe with both ends non-blocking: for waking a poll loop (any thread writes it, the loop drains it), and
+     * for the gem's pipe IOs, as MRI 3's IO.pipe.
+     */
     public static Pipe openNonBlocking() throws SpawnError {
         return open(true);
     }

@@ -46,6 +46,11 @@ public final class PollSet implements AutoCloseable {
         return fds.getShort((long) i * Constants.POLLFD_SIZE + 6) != 0;
     }
 
+    /** Whether entry {@code i}'s descriptor is not open (POLLNVAL), where select(2) fails with EBADF. */
+    public boolean invalid(int i) {
+        return (fds.getShort((long) i * Constants.POLLFD_SIZE + 6) & Constants.POLLNVAL) != 0;
+    }
+
     @Override
     public void close() {
         Native.libc.free(fds);

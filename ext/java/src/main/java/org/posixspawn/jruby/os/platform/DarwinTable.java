@@ -27,6 +27,7 @@ final class DarwinTable {
                 .put("MADV_FREE", 5, "xnu bsd/sys/mman.h:218")
                 .put("POLLIN", 0x0001, "xnu bsd/sys/poll.h:68")
                 .put("POLLOUT", 0x0004, "xnu bsd/sys/poll.h:70")
+                .put("POLLNVAL", 0x0020, "xnu bsd/sys/poll.h POLLNVAL")
                 .put("sizeof(sigset_t)", 4, "xnu bsd/sys/_types.h:96 (__uint32_t)")
                 .put("sizeof(posix_spawnattr_t)", 8, "xnu libsyscall/wrappers/spawn/spawn.h:51 (void *)")
                 .put("sizeof(posix_spawn_file_actions_t)", 8, "xnu libsyscall/wrappers/spawn/spawn.h:52 (void *)")

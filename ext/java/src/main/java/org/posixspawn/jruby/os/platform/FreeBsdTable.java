@@ -25,6 +25,7 @@ final class FreeBsdTable {
                 .put("MADV_FREE", 5, "freebsd sys/sys/mman.h MADV_FREE (039ea81)")
                 .put("POLLIN", 0x0001, "freebsd sys/sys/poll.h POLLIN (039ea81)")
                 .put("POLLOUT", 0x0004, "freebsd sys/sys/poll.h POLLOUT (039ea81)")
+                .put("POLLNVAL", 0x0020, "freebsd sys/sys/poll.h POLLNVAL (039ea81)")
                 .put("sizeof(sigset_t)", 16, "freebsd sys/sys/_sigset.h _SIG_WORDS 4 x unsigned int (0270d57)")
                 .put("sizeof(posix_spawnattr_t)", 8, "freebsd include/spawn.h:53 (a pointer; b44edb8)")
                 .put("sizeof(posix_spawn_file_actions_t)", 8, "freebsd include/spawn.h:54 (a pointer; b44edb8)")

@@ -28,6 +28,7 @@ final class LinuxTable {
                 .put("POLLIN", 0x001, "glibc bits/poll.h:25; musl include/poll.h:12")
                 .put("POLLOUT", 0x004, "glibc bits/poll.h:27; musl include/poll.h:14")
                 .put("POLLPRI", 0x002, "glibc bits/poll.h:26; musl include/poll.h:13")
+                .put("POLLNVAL", 0x020, "glibc bits/poll.h:49; musl include/poll.h:17")
                 .put("CLONE_FS", 0x200, "glibc bits/sched.h:44; musl include/sched.h:54")
                 .put("CLONE_FILES", 0x400, "glibc bits/sched.h:45; musl include/sched.h:55")
                 .put("F_SETOWN", 8, "glibc bits/fcntl-linux.h:174; linux include/uapi/asm-generic/fcntl.h:110")

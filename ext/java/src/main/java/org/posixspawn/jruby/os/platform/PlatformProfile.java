@@ -43,7 +43,8 @@ public final class PlatformProfile {
     public final int FD_CLOEXEC, F_DUPFD_CLOEXEC;
     public final long TIOCSWINSZ;
     public final int PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, MREMAP_MAYMOVE, MADV_FREE, MADV_HUGEPAGE;
-    public final short POLLIN, POLLOUT;
+    /** POLLNVAL: poll's answer for a descriptor not open (select's EBADF). */
+    public final short POLLIN, POLLOUT, POLLNVAL;
     public final int CLONE_FS, CLONE_FILES;
     /** Linux: a signal the kernel sends a descriptor's owner (F_SETOWN, F_SETSIG, O_ASYNC), the rlimit gate's lifeline. */
     public final int F_SETOWN, F_SETSIG, O_ASYNC;
@@ -144,6 +145,7 @@ public final class PlatformProfile {
         MADV_HUGEPAGE = (int) table.get("MADV_HUGEPAGE");
         POLLIN = (short) table.get("POLLIN");
         POLLOUT = (short) table.get("POLLOUT");
+        POLLNVAL = (short) table.get("POLLNVAL");
         CLONE_FS = (int) table.get("CLONE_FS");
         CLONE_FILES = (int) table.get("CLONE_FILES");
         F_SETOWN = (int) table.get("F_SETOWN");

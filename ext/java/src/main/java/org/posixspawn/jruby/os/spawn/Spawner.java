@@ -9,6 +9,7 @@ import org.posixspawn.jruby.os.libc.Constants;
 import org.posixspawn.jruby.os.libc.Features;
 import org.posixspawn.jruby.os.libc.Native;
 import org.posixspawn.jruby.os.libc.NativeBlock;
+import org.posixspawn.jruby.os.libc.NonBlockingEnds;
 import org.posixspawn.jruby.os.libc.Pipe;
 import org.posixspawn.jruby.os.libc.SpawnError;
 import org.posixspawn.jruby.os.lookup.ProgramLookup;
@@ -156,6 +157,7 @@ public final class Spawner {
     static long posixSpawn(SpawnPlan plan, byte[] executable, RedirectFiles files, Closing closing, boolean chdirAction, byte[] gate,
             int gateFd) throws SpawnError {
         Pointer[] plain = PlainSetup.applies(plan, closing, chdirAction, gate) ? PlainSetup.get(plan, files) : null;
+        blockingStdio(plan, files);
         long size = NativeBlock.align(8) + NativeBlock.sizeOfArray(plan.argv) + NativeBlock.align(executable.length + 1)
                 + (plain != null ? 0 : Constants.SPAWNATTR_SIZE + Constants.FILE_ACTIONS_SIZE + 2L * Constants.SIGSET_SIZE
                         + NativeBlock.align(plan.cwd.length + 1) + (gate == null ? 0 : NativeBlock.align(gate.length + 1))
@@ -187,6 +189,25 @@ public final class Spawner {
                 Native.libc.posix_spawnattr_destroy(attr);
             }
         }
+    }
+
+    /**
+     * MRI's child clears O_NONBLOCK on its 0, 1 and 2 (NonBlockingEnds): here, on the gem's pipe end each of
+     * them will be, unless it is closed or the terminal's.
+     */
+    private static void blockingStdio(SpawnPlan plan, RedirectFiles files) {
+        for (int fd = 0; fd <= 2; fd++) {
+            int source = plan.terminal != null || plan.closes.contains(fd) ? -1 : sourceOf(fd, plan, files);
+            for (ChildDup d : plan.childDups) if (d.childFd == fd) source = sourceOf(d.sourceFd, plan, files);
+            if (source >= 0) NonBlockingEnds.clearForChildStdio(source);
+        }
+    }
+
+    /** The parent's descriptor that is the child's {@code childFd} after the redirects. */
+    private static int sourceOf(int childFd, SpawnPlan plan, RedirectFiles files) {
+        int source = childFd;
+        for (Redirect r : plan.redirects) if (r.childFd == childFd) source = files.sourceOf(r);
+        return source;
     }
 
     /** The posix_spawn call itself (and the shell's, for a script without #!, once the rlimit gate is shut); returns the pid. */

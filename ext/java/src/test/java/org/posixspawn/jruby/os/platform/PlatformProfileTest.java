@@ -92,7 +92,7 @@ class PlatformProfileTest {
         assertTable(LINUX, entries(
                 "POSIX_SPAWN_SETPGROUP", 0x02, "POSIX_SPAWN_SETSIGDEF", 0x04, "POSIX_SPAWN_SETSIGMASK", 0x08,
                 "POSIX_SPAWN_SETSID", 0x80, "FD_CLOEXEC", 1, "F_DUPFD_CLOEXEC", 1030, "TIOCSWINSZ", 0x5414, "PROT_READ|PROT_WRITE", 3, "MAP_PRIVATE|MAP_ANONYMOUS", 0x22, "MREMAP_MAYMOVE", 1,
-                "MADV_FREE", 8, "MADV_HUGEPAGE", 14, "POLLIN", 1, "POLLOUT", 4, "CLONE_FS", 0x200, "CLONE_FILES", 0x400, "F_SETOWN", 8, "F_SETSIG", 10, "O_ASYNC", 0x2000, "SYS_pidfd_open", 434,
+                "MADV_FREE", 8, "MADV_HUGEPAGE", 14, "POLLIN", 1, "POLLOUT", 4, "POLLNVAL", 0x20, "CLONE_FS", 0x200, "CLONE_FILES", 0x400, "F_SETOWN", 8, "F_SETSIG", 10, "O_ASYNC", 0x2000, "SYS_pidfd_open", 434,
                 "sizeof(sigset_t)", 128, "sizeof(posix_spawnattr_t)", 336, "sizeof(posix_spawn_file_actions_t)", 80,
                 "POLLPRI", 2, "SYS_pidfd_send_signal", 424, "EPOLL_CLOEXEC", 0x80000, "EPOLL_CTL_ADD", 1, "EPOLL_CTL_DEL", 2, "EPOLLIN", 1,
                 "sizeof(struct epoll_event)", 12, "offsetof(struct epoll_event, data)", 4, "IN_NONBLOCK", 0x800, "IN_CLOEXEC", 0x80000,
@@ -112,7 +112,7 @@ class PlatformProfileTest {
                 "POSIX_SPAWN_SETPGROUP", 0x02, "POSIX_SPAWN_SETSIGDEF", 0x04, "POSIX_SPAWN_SETSIGMASK", 0x08,
                 "POSIX_SPAWN_SETSID", 0x0400, "POSIX_SPAWN_CLOEXEC_DEFAULT", 0x4000, "FD_CLOEXEC", 1, "F_DUPFD_CLOEXEC", 67,
                 "TIOCSWINSZ", 0x80087467L, "PROT_READ|PROT_WRITE", 3,
-                "MAP_PRIVATE|MAP_ANONYMOUS", 0x1002, "MADV_FREE", 5, "POLLIN", 1, "POLLOUT", 4,
+                "MAP_PRIVATE|MAP_ANONYMOUS", 0x1002, "MADV_FREE", 5, "POLLIN", 1, "POLLOUT", 4, "POLLNVAL", 0x20,
                 "sizeof(sigset_t)", 4, "sizeof(posix_spawnattr_t)", 8, "sizeof(posix_spawn_file_actions_t)", 8,
                 "P_ALL", 0, "P_PID", 1, "P_PGID", 2, "sizeof(siginfo_t)", 104, "offsetof(siginfo_t, si_code)", 8,
                 "offsetof(siginfo_t, si_pid)", 12, "CLD_EXITED", 1, "CLD_KILLED", 2, "CLD_DUMPED", 3));
@@ -123,7 +123,7 @@ class PlatformProfileTest {
         assertTable(FREEBSD, entries(
                 "POSIX_SPAWN_SETPGROUP", 0x02, "POSIX_SPAWN_SETSIGDEF", 0x10, "POSIX_SPAWN_SETSIGMASK", 0x20,
                 "FD_CLOEXEC", 1, "F_DUPFD_CLOEXEC", 17, "TIOCSWINSZ", 0x80087467L, "PROT_READ|PROT_WRITE", 3,
-                "MAP_PRIVATE|MAP_ANONYMOUS", 0x1002, "MADV_FREE", 5, "POLLIN", 1, "POLLOUT", 4,
+                "MAP_PRIVATE|MAP_ANONYMOUS", 0x1002, "MADV_FREE", 5, "POLLIN", 1, "POLLOUT", 4, "POLLNVAL", 0x20,
                 "sizeof(sigset_t)", 16, "sizeof(posix_spawnattr_t)", 8, "sizeof(posix_spawn_file_actions_t)", 8,
                 "P_ALL", 7, "P_PID", 0, "P_PGID", 2, "sizeof(siginfo_t)", 80, "offsetof(siginfo_t, si_code)", 8,
                 "offsetof(siginfo_t, si_pid)", 12, "CLD_EXITED", 1, "CLD_KILLED", 2, "CLD_DUMPED", 3));
