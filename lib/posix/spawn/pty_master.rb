@@ -66,18 +66,23 @@ module POSIX
         PtyMaster.new(Native.pty_dup(fileno), @pty_path, @pty_label).tap { |copy| copy.sync = sync }
       end
 
+      # One call of the extension, which takes what was read ahead or else polls and reads the master once
+      # (waiting only when nothing came): a key-by-key exchange pays no Ruby buffer handling.
       def readpartial(maxlen, outbuf = nil)
-        read_chunk(maxlen, outbuf, block: true)
+        Native.pty_readpartial(self, maxlen, outbuf, @pty_path, true)
       end
 
       def sysread(maxlen, outbuf = nil)
         raise IOError, 'sysread for buffered IO' unless @pty_buffer.empty?
 
-        read_chunk(maxlen, outbuf, block: true)
+        Native.pty_readpartial(self, maxlen, outbuf, @pty_path, true)
       end
 
       def read_nonblock(maxlen, outbuf = nil, exception: true)
-        read_chunk(maxlen, outbuf, block: false, exception: exception)
+        got = Native.pty_readpartial(self, maxlen, outbuf, @pty_path, false)
+        raise IO::EAGAINWaitReadable, 'read would block' if exception && got == :wait_readable
+
+        got
       end
 
       # read -> everything until the slave hangs up (or end of file), as a String in the external encoding.
@@ -85,7 +90,8 @@ module POSIX
       def read(length = nil, outbuf = nil)
         if length.nil?
           nil while pty_fill(CHUNK, at_hangup: :end)
-          return give(take(@pty_buffer.bytesize).force_encoding(encoding_for_text), outbuf)
+          text = take(@pty_buffer.bytesize).force_encoding(encoding_for_text)
+          return outbuf ? outbuf.replace(text) : text # in the text's encoding, as MRI's read(nil, outbuf)
         end
         length = Integer(length)
         raise ArgumentError, "negative length #{length} given" if length.negative?
@@ -207,33 +213,16 @@ module POSIX
         @pty_buffer.slice!(0, bytes)
       end
 
+      # string, or outbuf holding its bytes in outbuf's own encoding (as MRI's read(length, outbuf) leaves it).
       def give(string, outbuf)
         return string unless outbuf
 
-        outbuf.replace(string)
+        outbuf.replace(string.force_encoding(outbuf.encoding))
       end
 
-      def read_chunk(maxlen, outbuf, block:, exception: true)
-        maxlen = Integer(maxlen)
-        raise ArgumentError, "negative length #{maxlen} given" if maxlen.negative?
-        return give(String.new(encoding: Encoding::BINARY), outbuf) if maxlen.zero?
-
-        if @pty_buffer.empty?
-          got = pty_fill(maxlen, block: block)
-          if got == :wait
-            raise IO::EAGAINWaitReadable, 'read would block' if exception
-
-            return :wait_readable
-          end
-          raise EOFError, 'end of file reached' unless got
-        end
-        give(take(maxlen), outbuf)
-      end
-
-      # Appends what the master has (up to max bytes), waiting for it when block. Returns true when it read,
-      # false at end of file, :wait (without block) when nothing is there yet. At the slave's hang-up raises
-      # Errno::EIO, or with at_hangup: :end returns false.
-      def pty_fill(max, block: true, at_hangup: :raise)
+      # Appends what the master has (up to max bytes), waiting for it. Returns true when it read, false at
+      # end of file. At the slave's hang-up raises Errno::EIO, or with at_hangup: :end returns false.
+      def pty_fill(max, at_hangup: :raise)
         loop do
           got = Native.pty_read(fileno, max, @pty_path)
           case got
@@ -242,7 +231,6 @@ module POSIX
             return true
           when nil then return false
           end
-          return :wait unless block
 
           # poll(2), not IO.select: JRuby's opens a selector (descriptors of its own), and with the table
           # full leaked a pipe of it
