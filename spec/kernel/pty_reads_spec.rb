@@ -67,4 +67,12 @@ RSpec.describe 'PTY master reads under the drop-in, against MRI' do
     m, = pty("a\nbcd")
     [m.gets, m.readpartial(1, 'q'.encode('UTF-16LE')).encoding, m.read_nonblock(1), m.readpartial(0), m.readpartial(10)]
   RUBY
+  scenario 'with an internal encoding, gets and getc transcode to it; a chomp takes the separator alone', <<~'RUBY'
+    m, s = pty("h\u00e9\nxy\n\u00e9z!")
+    m.set_encoding('UTF-8:UTF-16LE')
+    got = [m.gets, m.getc, m.gets(chomp: true), m.getc]
+    s.syswrite("ab\xffcd\n")
+    IO.select([m], nil, nil, 5)
+    got + [(m.gets rescue [$!.class, $!.message])] + got.map(&:encoding).uniq
+  RUBY
 end

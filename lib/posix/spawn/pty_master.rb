@@ -91,6 +91,7 @@ module POSIX
         if length.nil?
           nil while pty_fill(CHUNK, at_hangup: :end)
           text = take(@pty_buffer.bytesize).force_encoding(encoding_for_text)
+          text = text.encode(internal_encoding) if internal_encoding
           return outbuf ? outbuf.replace(text) : text # in the text's encoding, as MRI's read(nil, outbuf)
         end
         length = Integer(length)
@@ -108,8 +109,7 @@ module POSIX
         line = next_line(separator, limit)
         return $_ = nil if line.nil?
 
-        line.chomp!(separator == :paragraph ? "\n\n" : separator) if chomp && separator
-        $_ = line
+        $_ = internal_encoding ? converted_line(line, separator, chomp) : chomp_line(line, separator, chomp)
       end
 
       def readline(*args, chomp: false)
@@ -168,7 +168,8 @@ module POSIX
         end
         char = @pty_buffer.byteslice(0, needed).force_encoding(encoding)
         char = @pty_buffer.byteslice(0, 1).force_encoding(encoding) unless char.valid_encoding?
-        take(char.bytesize).force_encoding(encoding)
+        char = take(char.bytesize).force_encoding(encoding)
+        internal_encoding ? char.encode(internal_encoding) : char
       end
 
       def readchar
@@ -207,6 +208,19 @@ module POSIX
 
       def encoding_for_text
         external_encoding || Encoding.default_external
+      end
+
+      def chomp_line(line, separator, chomp)
+        line.chomp!(separator == :paragraph ? "\n\n" : separator) if chomp && separator
+        line
+      end
+
+      # A line transcoded to the internal encoding, as MRI's read conversion gives it: its chomp takes the
+      # separator alone (a "\r" before it stays), and bytes invalid in the external encoding raise.
+      def converted_line(line, separator, chomp)
+        separator = "\n\n" if separator == :paragraph
+        line = line.byteslice(0, line.bytesize - separator.bytesize) if chomp && separator && line.b.end_with?(separator)
+        line.encode(internal_encoding)
       end
 
       def take(bytes)
