@@ -66,18 +66,23 @@ module POSIX
         PtyMaster.new(Native.pty_dup(fileno), @pty_path, @pty_label).tap { |copy| copy.sync = sync }
       end
 
+      # One call of the extension, which takes what was read ahead or else polls and reads the master once
+      # (waiting only when nothing came): a key-by-key exchange pays no Ruby buffer handling.
       def readpartial(maxlen, outbuf = nil)
-        read_chunk(maxlen, outbuf, block: true)
+        Native.pty_readpartial(self, maxlen, outbuf, @pty_path, true)
       end
 
       def sysread(maxlen, outbuf = nil)
         raise IOError, 'sysread for buffered IO' unless @pty_buffer.empty?
 
-        read_chunk(maxlen, outbuf, block: true)
+        Native.pty_readpartial(self, maxlen, outbuf, @pty_path, true)
       end
 
       def read_nonblock(maxlen, outbuf = nil, exception: true)
-        read_chunk(maxlen, outbuf, block: false, exception: exception)
+        got = Native.pty_readpartial(self, maxlen, outbuf, @pty_path, false)
+        raise IO::EAGAINWaitReadable, 'read would block' if exception && got == :wait_readable
+
+        got
       end
 
       # read -> everything until the slave hangs up (or end of file), as a String in the external encoding.
@@ -85,7 +90,9 @@ module POSIX
       def read(length = nil, outbuf = nil)
         if length.nil?
           nil while pty_fill(CHUNK, at_hangup: :end)
-          return give(take(@pty_buffer.bytesize).force_encoding(encoding_for_text), outbuf)
+          text = take(@pty_buffer.bytesize).force_encoding(encoding_for_text)
+          text = text.encode(internal_encoding) if internal_encoding
+          return outbuf ? outbuf.replace(text) : text # in the text's encoding, as MRI's read(nil, outbuf)
         end
         length = Integer(length)
         raise ArgumentError, "negative length #{length} given" if length.negative?
@@ -102,8 +109,7 @@ module POSIX
         line = next_line(separator, limit)
         return $_ = nil if line.nil?
 
-        line.chomp!(separator == :paragraph ? "\n\n" : separator) if chomp && separator
-        $_ = line
+        $_ = internal_encoding ? converted_line(line, separator, chomp) : chomp_line(line, separator, chomp)
       end
 
       def readline(*args, chomp: false)
@@ -162,7 +168,8 @@ module POSIX
         end
         char = @pty_buffer.byteslice(0, needed).force_encoding(encoding)
         char = @pty_buffer.byteslice(0, 1).force_encoding(encoding) unless char.valid_encoding?
-        take(char.bytesize).force_encoding(encoding)
+        char = take(char.bytesize).force_encoding(encoding)
+        internal_encoding ? char.encode(internal_encoding) : char
       end
 
       def readchar
@@ -203,37 +210,33 @@ module POSIX
         external_encoding || Encoding.default_external
       end
 
+      def chomp_line(line, separator, chomp)
+        line.chomp!(separator == :paragraph ? "\n\n" : separator) if chomp && separator
+        line
+      end
+
+      # A line transcoded to the internal encoding, as MRI's read conversion gives it: its chomp takes the
+      # separator alone (a "\r" before it stays), and bytes invalid in the external encoding raise.
+      def converted_line(line, separator, chomp)
+        separator = "\n\n" if separator == :paragraph
+        line = line.byteslice(0, line.bytesize - separator.bytesize) if chomp && separator && line.b.end_with?(separator)
+        line.encode(internal_encoding)
+      end
+
       def take(bytes)
         @pty_buffer.slice!(0, bytes)
       end
 
+      # string, or outbuf holding its bytes in outbuf's own encoding (as MRI's read(length, outbuf) leaves it).
       def give(string, outbuf)
         return string unless outbuf
 
-        outbuf.replace(string)
+        outbuf.replace(string.force_encoding(outbuf.encoding))
       end
 
-      def read_chunk(maxlen, outbuf, block:, exception: true)
-        maxlen = Integer(maxlen)
-        raise ArgumentError, "negative length #{maxlen} given" if maxlen.negative?
-        return give(String.new(encoding: Encoding::BINARY), outbuf) if maxlen.zero?
-
-        if @pty_buffer.empty?
-          got = pty_fill(maxlen, block: block)
-          if got == :wait
-            raise IO::EAGAINWaitReadable, 'read would block' if exception
-
-            return :wait_readable
-          end
-          raise EOFError, 'end of file reached' unless got
-        end
-        give(take(maxlen), outbuf)
-      end
-
-      # Appends what the master has (up to max bytes), waiting for it when block. Returns true when it read,
-      # false at end of file, :wait (without block) when nothing is there yet. At the slave's hang-up raises
-      # Errno::EIO, or with at_hangup: :end returns false.
-      def pty_fill(max, block: true, at_hangup: :raise)
+      # Appends what the master has (up to max bytes), waiting for it. Returns true when it read, false at
+      # end of file. At the slave's hang-up raises Errno::EIO, or with at_hangup: :end returns false.
+      def pty_fill(max, at_hangup: :raise)
         loop do
           got = Native.pty_read(fileno, max, @pty_path)
           case got
@@ -242,7 +245,6 @@ module POSIX
             return true
           when nil then return false
           end
-          return :wait unless block
 
           # poll(2), not IO.select: JRuby's opens a selector (descriptors of its own), and with the table
           # full leaked a pipe of it

@@ -1,8 +1,11 @@
 package org.posixspawn.jruby;
 
+import java.util.Arrays;
+
 import org.jruby.Ruby;
 import org.jruby.RubyArray;
 import org.jruby.RubyFixnum;
+import org.jruby.RubyIO;
 import org.jruby.RubyModule;
 import org.jruby.RubyNumeric;
 import org.jruby.RubyString;
@@ -19,6 +22,9 @@ import org.posixspawn.jruby.plan.SpawnPlan;
 
 /** POSIX::Spawn::Native's pseudo-terminal primitives, which lib/posix/spawn/pty.rb builds open_pty and pty_spawn on. */
 public final class PtyMethods implements BoundMethod.Group {
+    /** The String a PtyMaster holds what it read ahead in (lib/posix/spawn/pty_master.rb), a gets' rest. */
+    private static final String READ_AHEAD = "@pty_buffer";
+
     PtyMethods() {} // made by its Table, at the first call
 
     /** These methods' names and arities ({@link BoundMethod.Table}). */
@@ -31,6 +37,7 @@ public final class PtyMethods implements BoundMethod.Group {
             define(target, "pty_close", 1, 0);
             define(target, "pty_winsize", 3, 0);
             define(target, "pty_read", 3, 0);
+            define(target, "pty_readpartial", 5, 0);
             define(target, "pty_wait_readable", 1, 0);
         }
 
@@ -49,6 +56,7 @@ public final class PtyMethods implements BoundMethod.Group {
             case "pty_close": return pty_close(context, self, args[0]);
             case "pty_winsize": return pty_winsize(context, self, args[0], args[1], args[2]);
             case "pty_read": return pty_read(context, self, args[0], args[1], args[2]);
+            case "pty_readpartial": return pty_readpartial(context, args[0], args[1], args[2], args[3], args[4]);
             case "pty_wait_readable": return pty_wait_readable(context, self, args[0]);
             default: throw new AssertionError(name);
         }
@@ -132,6 +140,54 @@ public final class PtyMethods implements BoundMethod.Group {
         if (bytes == null) return runtime.newSymbol("wait");
         if (bytes.length == 0) return context.nil;
         return RubyValues.binaryString(runtime, bytes);
+    }
+
+    /**
+     * Native.pty_readpartial(master, maxlen, outbuf, culprit, block) -> PtyMaster#readpartial's (block true)
+     * or #read_nonblock's (false) String: up to maxlen bytes of what master read ahead, else of one poll and
+     * one read of the master; with block it waits for them, else returns :wait_readable. Binary, or when given
+     * outbuf, which keeps its encoding (as in MRI). EOFError at end of file, Errno::EIO naming culprit at the
+     * slave's hang-up (Linux). Checked in MRI's order (io_getpartial): maxlen, outbuf, then a closed master.
+     */
+    public static IRubyObject pty_readpartial(ThreadContext context, IRubyObject master, IRubyObject maxlen, IRubyObject outbuf, IRubyObject culprit, IRubyObject block) {
+        Ruby runtime = context.runtime;
+        int max = RubyNumeric.num2int(maxlen);
+        if (max < 0) throw runtime.newArgumentError("negative length " + max + " given");
+        RubyString into = outbuf.isNil() ? null : outbuf.convertToString();
+        if (into != null) into.modify(); // a frozen one raises before anything is taken, as in MRI
+        int fd = ((RubyIO) master).getOpenFileChecked().getFileno();
+        byte[] bytes = max == 0 ? new byte[0] : takeReadAhead(master, max);
+        while (bytes == null) {
+            try {
+                bytes = Pty.read(fd, max);
+            } catch (SpawnError failure) {
+                throw Errors.toRuby(context, failure.about(PathName.of(culprit.asJavaString())));
+            }
+            if (bytes == null) {
+                if (!block.isTrue()) return runtime.newSymbol("wait_readable");
+                Interrupts.awaitReadable(context, fd);
+            } else if (bytes.length == 0) {
+                throw runtime.newEOFError("end of file reached");
+            }
+        }
+        if (into == null) return RubyValues.binaryString(runtime, bytes);
+        ByteList value = into.getByteList();
+        value.replace(0, value.realSize(), bytes);
+        into.clearCodeRange();
+        return into;
+    }
+
+    /** Up to max bytes taken from the front of what master read ahead ({@link #READ_AHEAD}); null when it holds none. */
+    private static byte[] takeReadAhead(IRubyObject master, int max) {
+        Object ahead = master.getInstanceVariables().getInstanceVariable(READ_AHEAD);
+        if (!(ahead instanceof RubyString) || ((RubyString) ahead).size() == 0) return null;
+        RubyString pending = (RubyString) ahead;
+        int n = Math.min(max, pending.size());
+        ByteList held = pending.getByteList();
+        byte[] taken = Arrays.copyOfRange(held.unsafeBytes(), held.begin(), held.begin() + n);
+        pending.modify();
+        pending.getByteList().delete(0, n);
+        return taken;
     }
 
     /**

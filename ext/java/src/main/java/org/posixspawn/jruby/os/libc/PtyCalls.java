@@ -18,4 +18,6 @@ public interface PtyCalls {
     int ptsname_r(int fd, Pointer buf, @size_t long length);
     @SaveError int ioctl(int fd, long request, Pointer arg);
     @SaveError @ssize_t long read(int fd, @Out @Pinned ByteBuffer buf, @size_t long count);
+    /** poll(2) of struct pollfds in a Java array (a heap buffer in native order), pinned: no malloc and free a read. */
+    @SaveError int poll(@Pinned ByteBuffer fds, long nfds, int timeoutMillis);
 }

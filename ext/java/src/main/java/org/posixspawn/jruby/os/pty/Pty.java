@@ -1,6 +1,7 @@
 package org.posixspawn.jruby.os.pty;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 import jnr.ffi.LibraryLoader;
@@ -90,19 +91,15 @@ public final class Pty {
      * read is EIO (Linux), thrown as the failure it is.
      */
     public static byte[] read(int fd, int max) throws SpawnError {
-        try (NativeBlock mem = new NativeBlock(16)) {
-            Pointer poll = mem.reserve(8); // struct pollfd: fd, events, revents
-            poll.putInt(0, fd);
-            poll.putShort(4, Constants.POLLIN);
-            poll.putShort(6, (short) 0);
-            int ready = Native.extra().poll(poll, 1, 0);
-            if (ready < 0) {
-                int errno = Native.errno();
-                if (errno == Constants.EINTR) return null;
-                throw SpawnError.errno(errno, "poll");
-            }
-            if (ready == 0) return null; // nothing, and no hang-up: read(2) would block
+        ByteBuffer poll = ByteBuffer.allocate(Constants.POLLFD_SIZE).order(ByteOrder.nativeOrder()); // struct pollfd: fd, events, revents
+        poll.putInt(0, fd).putShort(4, Constants.POLLIN);
+        int ready = libc.poll(poll, 1, 0);
+        if (ready < 0) {
+            int errno = Native.errno();
+            if (errno == Constants.EINTR) return null;
+            throw SpawnError.errno(errno, "poll");
         }
+        if (ready == 0) return null; // nothing, and no hang-up: read(2) would block
         ByteBuffer buf = ByteBuffer.allocate(max);
         long n;
         do {
@@ -113,6 +110,6 @@ public final class Pty {
             if (errno == Constants.EAGAIN) return null;
             throw SpawnError.errno(errno, "read");
         }
-        return Arrays.copyOf(buf.array(), (int) n);
+        return n == max ? buf.array() : Arrays.copyOf(buf.array(), (int) n);
     }
 }
