@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import jnr.ffi.Pointer;
 
@@ -28,17 +29,19 @@ import org.posixspawn.jruby.os.libc.SpawnError;
  * then would be read through a descriptor number this table does not have).
  */
 final class PidfdWatch {
-    private static final int MAX_EVENTS = 256;
+    private static final int MAX_EVENTS = 256, SINK = 64;
 
     /** Children handed over, for this thread to open a pidfd for. */
     private final Queue<OwnedChild> added = new ConcurrentLinkedQueue<>();
+    /** A wake-up byte is on its way and the queue will be looked at after it: an add need not write another. */
+    private final AtomicBoolean woken = new AtomicBoolean();
     private final Map<Integer, OwnedChild> byPidfd = new HashMap<>(); // this thread's alone
     private final int wakeRead, wakeWrite; // in both tables: the wake-up pipe is made before the unshare
     private final int keep; // another descriptor of the process's this thread writes to (the reaper's wake-up)
     private final CountDownLatch started = new CountDownLatch(1);
     private volatile int startErrno = -1;
     private int epoll = -1;
-    private Pointer status; // this thread's, for waitpid
+    private Pointer status, event, sink; // this thread's: waitpid's status, epoll_ctl's event, the wake-up bytes drained
 
     private PidfdWatch(int wakeRead, int wakeWrite, int keep) {
         this.wakeRead = wakeRead;
@@ -80,22 +83,26 @@ final class PidfdWatch {
     /** Watches {@code child} from now on: its pidfd is opened on this thread, soon. */
     void add(OwnedChild child) {
         added.add(child);
-        Reaper.wake(wakeWrite);
+        if (!woken.getAndSet(true)) Reaper.wake(wakeWrite); // children started in a burst share one wake-up
     }
 
     private void run() {
         Pointer events = Native.allocate((long) MAX_EVENTS * Constants.EPOLL_EVENT_SIZE); // for the JVM's life, as the thread
         status = Native.allocate(8);
+        event = Native.allocate(Constants.EPOLL_EVENT_SIZE);
+        sink = Native.allocate(SINK);
         startErrno = warmUp(events);
         if (startErrno == 0) startErrno = unshareAndClose();
         if (startErrno == 0) {
             epoll = LinuxCalls.Bound.LINUX.epoll_create1(Constants.EPOLL_CLOEXEC);
-            startErrno = epoll < 0 ? LinuxCalls.Bound.errno() : Reaper.watch(epoll, wakeRead);
+            startErrno = epoll < 0 ? LinuxCalls.Bound.errno() : watch(epoll, wakeRead);
         }
         started.countDown();
         if (startErrno != 0) { // this thread ends, and its table with it
             Native.libc.free(events);
             Native.libc.free(status);
+            Native.libc.free(event);
+            Native.libc.free(sink);
             return;
         }
         while (true) {
@@ -103,7 +110,11 @@ final class PidfdWatch {
             for (int i = 0; i < n; i++) {
                 int fd = (int) events.getLong((long) i * Constants.EPOLL_EVENT_SIZE + Constants.EPOLL_EVENT_DATA);
                 if (fd == wakeRead) {
+                    // Drained first, then cleared, then the queue read (below): an add before the clear is in the
+                    // queue read, one after it writes a byte the drain has not taken. Cleared before the drain, an
+                    // add's byte could be drained with the flag left set, and every later add would skip its write.
                     drain();
+                    woken.set(false);
                     continue;
                 }
                 OwnedChild child = byPidfd.get(fd);
@@ -127,7 +138,7 @@ final class PidfdWatch {
             child.reapOnWatch(status);
             return;
         }
-        if (pidfd >= 0 && Reaper.watch(epoll, pidfd) == 0) {
+        if (pidfd >= 0 && watch(epoll, pidfd) == 0) {
             byPidfd.put(pidfd, child);
             child.decideRoute(ExitRoute.PIDFD);
             return;
@@ -137,15 +148,23 @@ final class PidfdWatch {
         Reaper.poll(child);
     }
 
+    /** Adds {@code fd} to the epoll set; 0, or the errno. */
+    private int watch(int epoll, int fd) {
+        event.putInt(0, Constants.EPOLLIN);
+        event.putLong(Constants.EPOLL_EVENT_DATA, fd);
+        return LinuxCalls.Bound.LINUX.epoll_ctl(epoll, Constants.EPOLL_CTL_ADD, fd, event) == 0 ? 0 : LinuxCalls.Bound.errno();
+    }
+
+    /** Empties the wake-up pipe: one read unless a full sink's worth was waiting. */
     private void drain() {
-        while (Native.extra().read(wakeRead, status, 8) > 0) { /* drained */ }
+        while (Native.extra().read(wakeRead, sink, SINK) == SINK) { /* more */ }
     }
 
     /** Every call the loop makes, once, while a class still loads from the process's descriptors; 0, or why pidfds cannot be had. */
     private int warmUp(Pointer events) {
         int e = LinuxCalls.Bound.LINUX.epoll_create1(Constants.EPOLL_CLOEXEC);
         if (e >= 0) {
-            Reaper.watch(e, wakeRead);
+            watch(e, wakeRead);
             LinuxCalls.Bound.LINUX.epoll_wait(e, events, MAX_EVENTS, 0);
             Native.libc.close(e);
         }

@@ -13,7 +13,6 @@ import jnr.ffi.Pointer;
 
 import org.posixspawn.jruby.os.libc.Constants;
 import org.posixspawn.jruby.os.libc.Features;
-import org.posixspawn.jruby.os.libc.LinuxCalls;
 import org.posixspawn.jruby.os.libc.Native;
 import org.posixspawn.jruby.os.libc.NativeBlock;
 import org.posixspawn.jruby.os.libc.Pipe;
@@ -43,6 +42,8 @@ public final class Reaper {
     /** Listeners queued for this thread to call, in the order queued. */
     private static final Queue<Call> QUEUED = new ConcurrentLinkedQueue<>();
     private static volatile Reaper instance;
+    /** What a wake-up writes (its value is never read), shared: for the JVM's life, as the threads it wakes. */
+    private static final Pointer WAKE_BYTE = Native.allocate(1);
 
     private final int wakeRead, wakeWrite;
     private final PidfdWatch watch; // null: every child is polled
@@ -125,21 +126,9 @@ public final class Reaper {
         return new ArrayList<>(OWNED.keySet());
     }
 
-    /** Adds {@code fd} to the epoll set; 0, or the errno. */
-    static int watch(int epoll, int fd) {
-        try (NativeBlock mem = new NativeBlock(NativeBlock.align(16))) {
-            Pointer event = mem.reserve(16);
-            event.putInt(0, Constants.EPOLLIN);
-            event.putLong(Constants.EPOLL_EVENT_DATA, fd);
-            return LinuxCalls.Bound.LINUX.epoll_ctl(epoll, Constants.EPOLL_CTL_ADD, fd, event) == 0 ? 0 : LinuxCalls.Bound.errno();
-        }
-    }
-
     /** One byte into a wake-up pipe. */
     static void wake(int fd) {
-        try (NativeBlock one = new NativeBlock(NativeBlock.align(1))) {
-            Native.extra().write(fd, one.reserve(1), 1); // a full pipe (EAGAIN) is woken already
-        }
+        Native.extra().write(fd, WAKE_BYTE, 1); // a full pipe (EAGAIN) is woken already
     }
 
     private void loop() {
@@ -151,7 +140,7 @@ public final class Reaper {
                 pollfd.putShort(4, Constants.POLLIN);
                 pollfd.putShort(6, (short) 0);
                 Native.extra().poll(pollfd, 1, POLLED.isEmpty() ? -1 : POLL_MILLIS);
-                while (Native.extra().read(wakeRead, sink, 64) > 0) { /* drained */ }
+                while (Native.extra().read(wakeRead, sink, 64) == 64) { /* more: one read unless the sink filled */ }
                 for (OwnedChild child : POLLED) {
                     if (child.reapIfExited(status)) POLLED.remove(child);
                 }
