@@ -41,4 +41,15 @@ RSpec.describe POSIX::Spawn::Handle do
       OwnProcesses.kill(:KILL, member, in_group: leader) if member&.positive?
     end
   end
+
+  # The ends are O_NONBLOCK, as MRI's (os/libc/NonBlockingEnds): JRuby's own copy of such an IO took the shared
+  # open file's EAGAIN for an end of file (gets nil). MRI, a spawn given IO.pipe's end: ["late\n", ""].
+  it 'reads through a dup or clone of a piped end as through the end itself, waiting for the child' do
+    handle = POSIX::Spawn.start('sh', '-c', 'sleep 0.2; echo late', out: :pipe)
+    copies = [handle.stdout.dup, handle.stdout.clone]
+    expect(copies.map { |copy| [copy.gets, copy.read] }).to eq([["late\n", ''], [nil, '']])
+  ensure
+    copies&.each(&:close)
+    handle&.wait
+  end
 end

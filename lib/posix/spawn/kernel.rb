@@ -187,7 +187,6 @@ require 'posix/spawn/kernel/popen'
 require 'posix/spawn/kernel/popen3'
 require 'posix/spawn/kernel/pipe_open'
 require 'posix/spawn/kernel/select'
-require 'posix/spawn/kernel/io_copy'
 require 'posix/spawn/kernel/on_require'
 # Without JRuby's --add-opens, Open3's own pipes must be the engine's before its first call (kernel/open3.rb):
 # there Open3 comes with the drop-in, and ::install replaces it.
