@@ -100,6 +100,26 @@ RSpec.describe 'IO.select under the drop-in' do
     report({ r: r, w: w }, [pid]) { IO.select([r], nil, nil, 0.5) }
   RUBY
 
+  # an error set whose IOs are also read (tty-command's `IO.select(readers, nil, readers)`): POLLPRI, as select(2)'s exceptfds
+  scenario 'a popen "r+" IO in every set, nothing to read yet', :poll, <<~'RUBY'
+    io = IO.popen('cat', 'r+')
+    report(io: io) { IO.select([io], [io], [io], 0) }
+  RUBY
+  scenario 'a PTY master in the read and error sets once the child wrote', :poll, <<~'RUBY'
+    r, w, pid = PTY.spawn('sh', '-c', 'printf x; exec sleep 10')
+    IO.select([r], nil, nil, 5)
+    report({ r: r, w: w }, [pid]) { IO.select([r], nil, [r], 5) }
+  RUBY
+  scenario 'a PTY master in the read and error sets once the child exited: readable only', :poll, <<~'RUBY'
+    r, w, pid = PTY.spawn('true')
+    Process.wait(pid)
+    report(r: r, w: w) { IO.select([r], nil, [r], 5) }
+  RUBY
+  scenario 'a pipe in the read and error sets, nothing ready within the timeout: nil', :poll, <<~'RUBY'
+    i, o = cat_pipes
+    report(i: i, o: o) { IO.select([o], nil, [o], 0.05) }
+  RUBY
+
   # errors and interrupts on the poll
   scenario 'an IO closed by another thread while selected: IOError', :poll, <<~'RUBY'
     io = IO.popen('cat', 'r+')
@@ -165,9 +185,9 @@ RSpec.describe 'IO.select under the drop-in' do
     io.close
     report(io: io) { IO.select([io], nil, nil, 0) }
   RUBY
-  scenario 'an error set', :jruby, <<~'RUBY'
+  scenario 'an error set with an IO not also in the read set', :jruby, <<~'RUBY'
     io = IO.popen('cat', 'r+')
-    report(io: io) { IO.select([io], nil, [io], 0) }
+    report(io: io) { IO.select(nil, [io], [io], 0) }
   RUBY
   scenario 'a Rational timeout', :jruby, <<~'RUBY'
     io = IO.popen('cat', 'r+')

@@ -93,11 +93,11 @@ final class Interrupts {
      * {@link #awaitReadable}, {@code gone} is true (their IOs closed by another thread, which wakes no poll).
      * The count ready, 0 at the deadline or when gone, or minus poll's errno.
      */
-    static int awaitAny(ThreadContext context, int[] fds, boolean[] write, boolean[] ready, long deadline, BooleanSupplier gone) {
+    static int awaitAny(ThreadContext context, int[] fds, short[] events, short[] revents, long deadline, BooleanSupplier gone) {
         while (true) {
             Object got = null;
             try {
-                got = context.getThread().executeTask(context, deadline, new AwaitAny(fds, write, ready, gone));
+                got = context.getThread().executeTask(context, deadline, new AwaitAny(fds, events, revents, gone));
             } catch (InterruptedException e) {
                 // a Java interrupt: handled like a wake-up
             }
@@ -109,14 +109,14 @@ final class Interrupts {
     /** One round of {@link #awaitAny}: the count, or null when woken before anything was ready. */
     private static final class AwaitAny implements RubyThread.Task<Long, Integer> {
         private final int[] fds;
-        private final boolean[] write, ready;
+        private final short[] events, revents;
         private final BooleanSupplier gone;
         private volatile boolean woken;
 
-        AwaitAny(int[] fds, boolean[] write, boolean[] ready, BooleanSupplier gone) {
+        AwaitAny(int[] fds, short[] events, short[] revents, BooleanSupplier gone) {
             this.fds = fds;
-            this.write = write;
-            this.ready = ready;
+            this.events = events;
+            this.revents = revents;
             this.gone = gone;
         }
 
@@ -129,7 +129,7 @@ final class Interrupts {
                     if (left <= 0) return 0;
                     slice = Math.min(slice, (left + 999_999) / 1_000_000);
                 }
-                int n = Fds.poll(fds, write, ready, (int) slice);
+                int n = Fds.poll(fds, events, revents, (int) slice);
                 if (n != 0) return n;
                 if (gone.getAsBoolean()) return 0;
             }

@@ -20,7 +20,7 @@ import org.posixspawn.jruby.os.libc.Trace;
  * jnr-enxio's (the gem's pipes, its terminals' masters, IO.new(fd), files, stdio). JRuby's own select puts
  * each call through jnr-enxio's or the JDK's selector, several times what MRI spends on an exchange with a
  * child. Anything else is JRuby's select's to answer, and {@link #call} says so with false: an argument it
- * would convert or reject, an error set (poll's POLLPRI is not select's), nothing to wait on, or an IO that
+ * would convert or reject, an error set with an IO not also in the read set, nothing to wait on, or an IO that
  * is closed (its IOError), a socket or a JDK channel (IO.pipe: state of their own around the descriptor), or
  * with data in JRuby's read buffer (ready at once, as in MRI, which JRuby's select knows). Traced
  * ({@code Trace.Concern.SELECT}).
@@ -42,9 +42,10 @@ final class Select {
         long deadline = deadline(timeout);
         RubyArray<?> r = set(reads), w = set(writes), e = set(errors);
         int n = r == null || w == null ? 0 : r.size() + w.size();
-        if (deadline == NONE || e == null || e.size() > 0 || n == 0) return fallBack(context);
+        if (deadline == NONE || e == null || n == 0) return fallBack(context);
         int[] fds = new int[n];
-        boolean[] write = new boolean[n], ready = new boolean[n];
+        boolean[] write = new boolean[n], ahead = new boolean[n];
+        short[] events = new short[n], revents = new short[n];
         RubyIO[] ios = new RubyIO[n];
         OpenFile[] files = new OpenFile[n];
         boolean pending = false;
@@ -57,22 +58,51 @@ final class Select {
             files[i] = polled.getOpenFile();
             fds[i] = pollable(polled, files[i], write[i]);
             if (fds[i] < 0) return fallBack(context);
-            ready[i] = !write[i] && readAhead(polled);
-            pending |= ready[i];
+            events[i] = write[i] ? Fds.POLL_WRITE : Fds.POLL_READ;
+            ahead[i] = !write[i] && readAhead(polled);
+            pending |= ahead[i];
         }
+        int[] exceptional = exceptional(e, r.size(), fds, events);
+        if (exceptional == null) return fallBack(context);
         // as MRI's select: what is read ahead is ready, and then the others are only asked, not waited for;
         // otherwise the waiting poll alone, which answers at once for what is ready
-        int got = pending || deadline == 0 ? Fds.poll(fds, write, ready, 0)
-                : Interrupts.awaitAny(context, fds, write, ready, deadline, () -> anyClosed(files));
+        int got = pending || deadline == 0 ? Fds.poll(fds, events, revents, 0)
+                : Interrupts.awaitAny(context, fds, events, revents, deadline, () -> anyClosed(files));
+        Trace.record(Trace.Concern.SELECT, Answer.POLL); // the poll answered, also with the errors below
         if (anyClosed(files)) throw context.runtime.newIOError("closed stream"); // closed by another thread meanwhile, as MRI
         if (Fds.badDescriptor(got)) throw Errors.errno(context, -got); // a descriptor closed beneath its IO, as MRI's select(2)
         if (got < 0) return fallBack(context); // any other failure: JRuby's error
-        Trace.record(Trace.Concern.SELECT, Answer.POLL);
         Ruby runtime = context.runtime;
-        RubyArray<?> readable = RubyArray.newArray(runtime), writable = RubyArray.newArray(runtime);
-        for (int i = 0; i < n; i++) if (ready[i]) (write[i] ? writable : readable).append(ios[i]);
-        if (readable.isEmpty() && writable.isEmpty()) return context.nil;
-        return RubyArray.newArray(runtime, readable, writable, RubyArray.newArray(runtime));
+        RubyArray<?> readable = RubyArray.newArray(runtime), writable = RubyArray.newArray(runtime), raised = RubyArray.newArray(runtime);
+        for (int i = 0; i < n; i++) {
+            // select(2)'s sets from poll's revents: a read is ready on anything but POLLPRI alone (a hang-up or
+            // error: the read tells), a write on anything, an error set's IO on POLLPRI only
+            if (write[i] ? revents[i] != 0 : ahead[i] || (revents[i] & ~Fds.POLL_PRIORITY) != 0) (write[i] ? writable : readable).append(ios[i]);
+        }
+        for (int k = 0; k < exceptional.length; k++) if ((revents[exceptional[k]] & Fds.POLL_PRIORITY) != 0) raised.append(e.eltInternal(k));
+        if (readable.isEmpty() && writable.isEmpty() && raised.isEmpty()) return context.nil;
+        return RubyArray.newArray(runtime, readable, writable, raised);
+    }
+
+    /**
+     * For each IO of the error set, the entry of the read set on its descriptor, which then also asks for POLLPRI
+     * (what select(2)'s exceptfds report); null when one is not also read (JRuby's select answers: poll reports a
+     * hang-up to an entry that asked only for POLLPRI, which select(2) would ignore and go on waiting).
+     */
+    private static int[] exceptional(RubyArray<?> e, int reads, int[] fds, short[] events) {
+        int[] entries = new int[e.size()];
+        for (int k = 0; k < entries.length; k++) {
+            IRubyObject item = e.eltInternal(k);
+            if (!(item instanceof RubyIO)) return null;
+            OpenFile file = ((RubyIO) item).getOpenFile();
+            int fd = file == null || !file.isOpen() || file.fd() == null || !(file.fd().ch instanceof NativeSelectableChannel)
+                    ? -1 : ((NativeSelectableChannel) file.fd().ch).getFD();
+            entries[k] = -1;
+            for (int i = 0; i < reads && entries[k] < 0; i++) if (fds[i] == fd) entries[k] = i;
+            if (entries[k] < 0) return null;
+            events[entries[k]] |= Fds.POLL_PRIORITY;
+        }
+        return entries;
     }
 
     private static IRubyObject fallBack(ThreadContext context) {

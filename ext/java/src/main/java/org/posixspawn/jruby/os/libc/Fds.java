@@ -82,20 +82,22 @@ public final class Fds {
         }
     }
 
+    /** What {@link #poll} asks for: a read, a write, select(2)'s exceptional condition (its exceptfds). */
+    public static final short POLL_READ = Constants.POLLIN, POLL_WRITE = Constants.POLLOUT, POLL_PRIORITY = Constants.POLLPRI;
+
     /**
-     * One poll(2) of {@code fds[i]}, for a write where {@code write[i]}, else for a read, up to {@code millis}
-     * (-1: no limit); sets {@code ready[i]} for each that would not block (an end of file, hang-up or error
-     * counts: the read or write tells), leaving the others as they were. The count ready, 0 at the limit or
-     * on EINTR (the caller decides whether to go on), or minus the errno: -EBADF when any descriptor is not
-     * open (POLLNVAL), as select(2) fails.
+     * One poll(2) of {@code fds[i]} for {@code events[i]}, up to {@code millis} (-1: no limit); ORs each entry's
+     * revents into {@code revents[i]} (POLLERR and POLLHUP may come unasked: the read or write tells). The count
+     * with any revents, 0 at the limit or on EINTR (the caller decides whether to go on), or minus the errno:
+     * -EBADF when any descriptor is not open (POLLNVAL), as select(2) fails.
      */
-    public static int poll(int[] fds, boolean[] write, boolean[] ready, int millis) {
+    public static int poll(int[] fds, short[] events, short[] revents, int millis) {
         try (PollSet set = new PollSet(fds.length)) {
-            for (int i = 0; i < fds.length; i++) set.watch(fds[i], write[i] ? Constants.POLLOUT : Constants.POLLIN);
+            for (int i = 0; i < fds.length; i++) set.watch(fds[i], events[i]);
             int n = set.poll(millis);
             if (n < 0) return Native.errno() == Constants.EINTR ? 0 : -Native.errno();
             for (int i = 0; i < fds.length; i++) if (set.invalid(i)) return -Constants.EBADF;
-            for (int i = 0; i < fds.length; i++) if (set.ready(i)) ready[i] = true;
+            for (int i = 0; i < fds.length; i++) revents[i] |= set.revents(i);
             return n;
         }
     }

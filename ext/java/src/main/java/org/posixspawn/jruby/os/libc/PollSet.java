@@ -43,12 +43,17 @@ public final class PollSet implements AutoCloseable {
 
     /** Whether entry {@code i} has any revents (POLLERR and POLLHUP included: the read or write then tells). */
     public boolean ready(int i) {
-        return fds.getShort((long) i * Constants.POLLFD_SIZE + 6) != 0;
+        return revents(i) != 0;
+    }
+
+    /** Entry {@code i}'s revents. */
+    public short revents(int i) {
+        return fds.getShort((long) i * Constants.POLLFD_SIZE + 6);
     }
 
     /** Whether entry {@code i}'s descriptor is not open (POLLNVAL), where select(2) fails with EBADF. */
     public boolean invalid(int i) {
-        return (fds.getShort((long) i * Constants.POLLFD_SIZE + 6) & Constants.POLLNVAL) != 0;
+        return (revents(i) & Constants.POLLNVAL) != 0;
     }
 
     @Override
