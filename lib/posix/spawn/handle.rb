@@ -25,6 +25,11 @@ module POSIX
       # The common call, nothing piped and no kill_on_exit, goes to the engine as it came (as spawn's does):
       # the Ruby below cost a start a third more than the spawn under it (issue #47).
       return Native.start_handle(false, *args) unless options && (options.value?(:pipe) || options.key?(:kill_on_exit))
+      # kill_on_exit alone: only that key taken out, no pipes to make or parent ends to set.
+      unless options.value?(:pipe)
+        args, kill_on_exit = Arguments.extract(args, :kill_on_exit)
+        return Native.start_handle(Options.boolean(:kill_on_exit, kill_on_exit), *args)
+      end
 
       args, options = Arguments.split(args)
       kill_on_exit = Options.boolean(:kill_on_exit, options.delete(:kill_on_exit))
