@@ -243,7 +243,7 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     expect(timings[slow].ratio_to(timings[fast]).n).to eq(timings[slow].ops)
   end
 
-  it 'with --cold, times fresh JVMs doing their first operations, the gem\'s require apart' do
+  it 'with --cold, times fresh JVMs doing their first operations, the gem\'s require apart', :long do # 13 s of fresh JVMs: spec:long (CI's time, on a VM where a fork+exec costs 5 ms)
     out, err, status = benchmark('--cold', '--jvms', '1', '-n', '2', '--only', 'spawn', '--format', 'json')
     expect(status).to be_success, err
     report = JSON.parse(out)
@@ -272,7 +272,7 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     expect(options.call).not_to be_empty # bin/dev gives this JVM some (its class data archive), so the check checks something
   end
 
-  it 'with --cold, starts fresh JVMs as this one started where there is no jruby launcher: java -jar jruby-complete.jar, java -cp' do
+  it 'with --cold, starts fresh JVMs as this one started where there is no jruby launcher: java -jar jruby-complete.jar, java -cp', :long do # fresh JVMs: spec:long
     jar = JRubyLauncher.jar or skip 'needs jruby-complete.jar'
     # The command a fresh JVM would get, printed rather than run (the --cold example above runs one).
     script = "require 'posix/spawn/benchmark/cold'; print POSIX::Spawn::Benchmark::Cold.launcher.join(' ')"
@@ -295,7 +295,7 @@ RSpec.describe 'bin/posix-spawn-benchmark', ci_leg: 'jruby-9.4' do
     end
   end
 
-  it 'with -g, prints the median at ten heap sizes, the heap line of the summary, and writes an SVG chart with a line per case' do
+  it 'with -g, prints the median at ten heap sizes, the heap line of the summary, and writes an SVG chart with a line per case', :long do # ten heap sizes: spec:long
     Dir.mktmpdir do |dir|
       chart = File.join(dir, 'chart.svg')
       out, err, status = benchmark('-n', '3', '-w', '0.05', '-m', '10', '-g', '--threads', '2', '--only', 'spawn', '--chart', chart)
